@@ -1,0 +1,66 @@
+/**
+ * The records of the Animal Adoption Service interface (interface.md), as zod schemas.
+ * int64 fields are exact decimal strings inside the app (see json-codec.ts).
+ */
+import { z } from 'zod';
+import { isInt64String } from './int64';
+
+export const PET_STATUSES = ['available', 'pending', 'sold'] as const;
+export const PetStatus = z.enum(PET_STATUSES);
+export type PetStatus = z.infer<typeof PetStatus>;
+
+/** An int64 value as an exact decimal string. */
+export const Int64 = z
+  .string()
+  .refine(isInt64String, { message: 'must be a whole number between -2^63 and 2^63-1' });
+
+/** The creation payload: name and categoryId required, status optional, no id. */
+export const NewPet = z.object({
+  name: z
+    .string({ error: 'name is required' })
+    .trim()
+    .min(1, { message: 'name is required' })
+    .max(200, { message: 'name must be at most 200 characters' }),
+  categoryId: Int64,
+  status: PetStatus.optional(),
+});
+export type NewPet = z.infer<typeof NewPet>;
+
+/**
+ * An animal as the service returns it. Unknown extra fields are kept (a newer server may
+ * add some); a record without a valid id, name or categoryId is rejected.
+ */
+export const Animal = z.looseObject({
+  id: Int64,
+  name: z.string(),
+  categoryId: Int64,
+  status: PetStatus.optional(),
+});
+export type Animal = z.infer<typeof Animal>;
+
+/** The list response: a bare array of animals. */
+export const Pets = z.array(Animal);
+
+/** The service's error body. Unknown codes are kept as they are. */
+export const ServiceError = z.looseObject({
+  code: z.string(),
+  message: z.string(),
+  status: z.number().int(),
+});
+export type ServiceError = z.infer<typeof ServiceError>;
+
+export const LIMIT_MIN = 1;
+export const LIMIT_MAX = 100;
+export const LIMIT_DEFAULT = 20;
+
+/** Query of `GET /pets`: limit 1..100 (default 20), optional status filter. */
+export const ListQuery = z.object({
+  limit: z
+    .number()
+    .int({ message: 'limit must be a whole number' })
+    .min(LIMIT_MIN, { message: `limit must be at least ${LIMIT_MIN}` })
+    .max(LIMIT_MAX, { message: `limit must be at most ${LIMIT_MAX}` })
+    .default(LIMIT_DEFAULT),
+  status: PetStatus.optional(),
+});
+export type ListQuery = z.infer<typeof ListQuery>;

@@ -1,0 +1,103 @@
+/**
+ * The app's API: every channel between the renderer and the core, with its input and
+ * output schemas, and every event the core pushes. Main registers handlers from it, the
+ * preload and the browser client build `window.adoption` from it; nothing is declared twice.
+ */
+import { z } from 'zod';
+import { Animal, Int64, ListQuery, NewPet } from './animal';
+import { DiagnosticEntry } from './diagnostics';
+import { ProfileId, Profile, ProfileInput, ProfileList } from './profile';
+import { GovernorSnapshot } from './rate-limit';
+
+const MAX_KEY_BYTES = 4096;
+
+/** An API key as staff paste it: non-empty, no whitespace or control characters, ≤ 4 KiB. */
+export const ApiKey = z
+  .string()
+  .min(1, { message: 'the key is empty' })
+  .refine((key) => new TextEncoder().encode(key).length <= MAX_KEY_BYTES, { message: 'the key is longer than 4 KiB' })
+  .refine((key) => !/[\s\p{Cc}]/u.test(key), { message: 'the key contains spaces or control characters' });
+
+const ProfileRef = z.object({ profileId: ProfileId });
+
+export const DeprecationInfo = z.object({
+  /** The `Deprecation` header as sent (e.g. `@1700000000`), null when absent. */
+  deprecation: z.string().nullable(),
+  /** The `Sunset` header as sent (an HTTP-date), null when absent. */
+  sunset: z.string().nullable(),
+});
+
+export const api = {
+  listPets: {
+    input: ProfileRef.extend({ query: ListQuery }),
+    output: z.object({ animals: z.array(Animal), fetchedAt: z.number() }),
+  },
+  getPet: {
+    input: ProfileRef.extend({ id: Int64 }),
+    output: z.object({ animal: Animal, fetchedAt: z.number(), deprecation: DeprecationInfo }),
+  },
+  createPet: {
+    input: ProfileRef.extend({ pet: NewPet, idempotencyKey: z.uuid() }),
+    output: z.object({ animal: Animal, fetchedAt: z.number() }),
+  },
+  ordersRaw: {
+    input: ProfileRef,
+    output: z.object({ body: z.json(), fetchedAt: z.number() }),
+  },
+  listProfiles: {
+    input: z.object({}),
+    output: ProfileList,
+  },
+  saveProfile: {
+    input: ProfileInput,
+    output: Profile,
+  },
+  removeProfile: {
+    input: ProfileRef,
+    output: z.object({ removed: z.literal(true) }),
+  },
+  setKey: {
+    input: ProfileRef.extend({ key: ApiKey }),
+    output: z.object({ saved: z.literal(true) }),
+  },
+  clearKey: {
+    input: ProfileRef,
+    output: z.object({ cleared: z.literal(true) }),
+  },
+  hasKey: {
+    input: ProfileRef,
+    output: z.object({ hasKey: z.boolean() }),
+  },
+  testKey: {
+    input: ProfileRef,
+    output: z.object({ result: z.enum(['valid', 'invalid', 'unreachable']), message: z.string() }),
+  },
+  governorSnapshot: {
+    input: ProfileRef,
+    output: GovernorSnapshot,
+  },
+  diagnostics: {
+    input: z.object({}),
+    output: z.object({ entries: z.array(DiagnosticEntry) }),
+  },
+} as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
+
+export const events = {
+  governor: GovernorSnapshot,
+  connectivity: z.object({ profileId: z.string(), online: z.boolean(), at: z.number() }),
+  profiles: ProfileList,
+} as const satisfies Record<string, z.ZodType>;
+
+export type Api = typeof api;
+export type Channel = keyof Api;
+export type ChannelInput<C extends Channel> = z.input<Api[C]['input']>;
+export type ChannelArgs<C extends Channel> = z.output<Api[C]['input']>;
+export type ChannelOutput<C extends Channel> = z.output<Api[C]['output']>;
+export type EventName = keyof typeof events;
+export type EventPayload<E extends EventName> = z.output<(typeof events)[E]>;
+
+export const CHANNELS = Object.keys(api) as Channel[];
+export const EVENT_NAMES = Object.keys(events) as EventName[];
+
+/** The IPC channel name of an API channel or event (one prefix, one place). */
+export const ipcName = (name: Channel | EventName): string => `adoption:${name}`;

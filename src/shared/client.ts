@@ -1,0 +1,52 @@
+/**
+ * Builds `window.adoption` from the contract over any transport (Electron IPC in the
+ * preload, HTTP + Server-Sent Events in the browser host's client). Every answer is
+ * checked against the channel's output schema; a transport failure becomes an error value.
+ */
+import { api, CHANNELS, events, type Channel, type ChannelInput, type ChannelOutput, type EventName, type EventPayload } from './api';
+import { err, resultSchema, type Result } from './result';
+
+export type HostKind = 'electron' | 'browser';
+
+export type AdoptionApi = {
+  readonly [C in Channel]: (input: ChannelInput<C>) => Promise<Result<ChannelOutput<C>>>;
+} & {
+  readonly host: HostKind;
+  /** Subscribes to a core event; returns the function that unsubscribes. */
+  on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void;
+};
+
+export interface Transport {
+  invoke(channel: Channel, input: unknown): Promise<unknown>;
+  subscribe(event: EventName, listener: (payload: unknown) => void): () => void;
+}
+
+const resultSchemas = Object.fromEntries(CHANNELS.map((c) => [c, resultSchema(api[c].output)])) as {
+  [C in Channel]: ReturnType<typeof resultSchema<Api[C]['output']>>;
+};
+type Api = typeof api;
+
+async function call<C extends Channel>(transport: Transport, channel: C, input: unknown): Promise<Result<ChannelOutput<C>>> {
+  let raw: unknown;
+  try {
+    raw = await transport.invoke(channel, input);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return err('offline', `The app's core could not be reached (${message}).`);
+  }
+  const parsed = resultSchemas[channel].safeParse(raw);
+  if (!parsed.success) return err('bad_response', `The core answered ${channel} in an unexpected shape.`);
+  return parsed.data as Result<ChannelOutput<C>>;
+}
+
+export function buildAdoptionApi(transport: Transport, host: HostKind): AdoptionApi {
+  const methods = Object.fromEntries(
+    CHANNELS.map((channel) => [channel, (input: unknown) => call(transport, channel, input)]),
+  );
+  const on = <E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void) =>
+    transport.subscribe(event, (payload) => {
+      const parsed = events[event].safeParse(payload);
+      if (parsed.success) listener(parsed.data as EventPayload<E>);
+    });
+  return Object.freeze({ ...methods, host, on }) as AdoptionApi;
+}

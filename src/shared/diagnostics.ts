@@ -1,0 +1,25 @@
+/** One line of the request log shown in Diagnostics. Never holds a secret. */
+import { z } from 'zod';
+
+export const DiagnosticEntry = z.object({
+  at: z.number(),
+  profileId: z.string(),
+  method: z.string(),
+  /** Path relative to the profile's base address, with its query. */
+  path: z.string(),
+  /** HTTP status, or null when no response came (offline, timeout, cancelled). */
+  status: z.number().int().nullable(),
+  durationMs: z.number().nonnegative(),
+  rateLimit: z.object({
+    limit: z.string().nullable(),
+    remaining: z.string().nullable(),
+    reset: z.string().nullable(),
+    retryAfter: z.string().nullable(),
+  }),
+  idempotencyKey: z.string().nullable(),
+  /** `ok` or the app error code. */
+  outcome: z.string(),
+});
+export type DiagnosticEntry = z.infer<typeof DiagnosticEntry>;
+
+export const DIAGNOSTICS_KEPT = 200;

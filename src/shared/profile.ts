@@ -1,0 +1,76 @@
+/** Service profiles (Production, Staging, Local demo, and the staff's own). */
+import { z } from 'zod';
+
+export const PROFILE_COLORS = ['red', 'amber', 'green', 'blue', 'purple', 'grey'] as const;
+export const ProfileColor = z.enum(PROFILE_COLORS);
+export type ProfileColor = z.infer<typeof ProfileColor>;
+
+export const PROFILE_KINDS = ['production', 'staging', 'demo', 'custom'] as const;
+export const ProfileKind = z.enum(PROFILE_KINDS);
+export type ProfileKind = z.infer<typeof ProfileKind>;
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+function isLoopback(hostname: string): boolean {
+  return LOOPBACK_HOSTS.has(hostname) || /^127(\.\d{1,3}){3}$/.test(hostname);
+}
+
+/**
+ * Normalises a service base address: absolute, `https://` (plain `http://` only for
+ * loopback hosts), no credentials, query or fragment, path ending in `/v1` with no
+ * trailing slash. Returns the normalised URL or a message saying what is wrong.
+ */
+export function normaliseBaseUrl(input: string): { ok: true; url: string } | { ok: false; message: string } {
+  let url: URL;
+  try {
+    url = new URL(input.trim());
+  } catch {
+    return { ok: false, message: 'must be an absolute address such as https://api.example.org/v1' };
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url.hostname))) {
+    return { ok: false, message: 'must use https:// (plain http:// is allowed only for this computer)' };
+  }
+  if (url.username || url.password) return { ok: false, message: 'must not contain a user name or password' };
+  if (url.search || url.hash) return { ok: false, message: 'must not contain a query (?) or fragment (#)' };
+  const path = url.pathname.replace(/\/+$/, '');
+  if (!path.endsWith('/v1')) return { ok: false, message: 'path must end in /v1' };
+  return { ok: true, url: `${url.origin}${path}` };
+}
+
+export const BaseUrl = z.string().transform((value, ctx) => {
+  const result = normaliseBaseUrl(value);
+  if (result.ok) return result.url;
+  ctx.addIssue({ code: 'custom', message: `Address ${result.message}` });
+  return z.NEVER;
+});
+
+export const ProfileId = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9-]{0,39}$/, { message: 'profile id must be lower-case letters, digits and dashes' });
+
+export const Profile = z.object({
+  id: ProfileId,
+  name: z.string().trim().min(1, { message: 'name is required' }).max(60),
+  /** null: not configured (a built-in profile whose address the organisation did not set). */
+  baseUrl: BaseUrl.nullable(),
+  color: ProfileColor,
+  kind: ProfileKind,
+  builtIn: z.boolean(),
+});
+export type Profile = z.output<typeof Profile>;
+
+/** What staff send to add or edit a profile; the id is made by the core for new ones. */
+export const ProfileInput = z.object({
+  id: ProfileId.optional(),
+  name: Profile.shape.name,
+  baseUrl: BaseUrl,
+  color: ProfileColor,
+});
+export type ProfileInput = z.input<typeof ProfileInput>;
+
+export const ProfileList = z.object({
+  profiles: z.array(Profile),
+  /** A notice to show, e.g. the profile file was corrupt and defaults were restored. */
+  notice: z.string().nullable(),
+});
+export type ProfileList = z.infer<typeof ProfileList>;

@@ -1,0 +1,56 @@
+/**
+ * Errors cross every boundary (core → router → IPC/HTTP → renderer) as values, never as
+ * exceptions: `{ ok: false, error: { code, message, retryAfterMs? } }`.
+ */
+import { z } from 'zod';
+
+/** Codes the app itself produces. A service's own unknown codes are passed through too. */
+export const APP_ERROR_CODES = [
+  'offline',
+  'timeout',
+  'unauthorized',
+  'invalid',
+  'not_found',
+  'gone',
+  'rate_limited',
+  'banned',
+  'server_error',
+  'bad_response',
+  'cancelled',
+  'invalid_request',
+  'keychain_unavailable',
+  'not_configured',
+  'no_key',
+  'conflict',
+  'internal',
+] as const;
+export type AppErrorCode = (typeof APP_ERROR_CODES)[number];
+
+export const AppError = z.object({
+  code: z.string().min(1),
+  message: z.string(),
+  retryAfterMs: z.number().nonnegative().optional(),
+  /** HTTP status when the error came from the service. */
+  status: z.number().int().optional(),
+  /** The service's own `code` when its Error body had one. */
+  serviceCode: z.string().optional(),
+});
+export type AppError = z.infer<typeof AppError>;
+
+export type Ok<T> = { ok: true; data: T };
+export type Err = { ok: false; error: AppError };
+export type Result<T> = Ok<T> | Err;
+
+export const ok = <T>(data: T): Ok<T> => ({ ok: true, data });
+export const err = (code: AppErrorCode | (string & {}), message: string, extra: Partial<AppError> = {}): Err => ({
+  ok: false,
+  error: { ...extra, code, message },
+});
+
+/** The wire schema of a result whose data matches `data`. */
+export function resultSchema<T extends z.ZodType>(data: T) {
+  return z.discriminatedUnion('ok', [
+    z.object({ ok: z.literal(true), data }),
+    z.object({ ok: z.literal(false), error: AppError }),
+  ]);
+}

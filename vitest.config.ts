@@ -1,0 +1,42 @@
+import { resolve } from 'node:path';
+import { defineConfig } from 'vitest/config';
+import { svelte } from '@sveltejs/vite-plugin-svelte';
+
+const root = import.meta.dirname;
+
+export default defineConfig({
+  test: {
+    globals: false,
+    restoreMocks: true,
+    reporters: ['default', 'json'],
+    outputFile: { json: 'test-results/vitest.json' },
+    projects: [
+      {
+        test: {
+          name: 'node',
+          environment: 'node',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/src/**', 'test/e2e/**', 'test/keychain/**'],
+        },
+      },
+      {
+        plugins: [svelte({ configFile: resolve(root, 'svelte.config.js') })],
+        resolve: { conditions: ['browser'] },
+        test: {
+          name: 'renderer',
+          environment: 'happy-dom',
+          include: ['test/src/**/*.test.ts'],
+          exclude: ['test/src/shared/**'],
+          setupFiles: ['test/src/setup.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'shared',
+          environment: 'node',
+          include: ['test/src/shared/**/*.test.ts'],
+        },
+      },
+    ],
+  },
+});
