@@ -1,0 +1,55 @@
+/** The types of the rate-limit governor's scheduling API (see governor.ts). */
+import type { HeaderSource } from './rate-limit-headers';
+import type { Clock } from './clock';
+import type { TaskKind } from './task-queue';
+
+export type { TaskKind } from './task-queue';
+
+/** How one attempt ended, as far as scheduling is concerned. */
+export type AttemptOutcome = 'ok' | 'rate_limited' | 'banned' | 'transient' | 'final';
+
+export interface AttemptReport<T> {
+  value: T;
+  outcome: AttemptOutcome;
+  /** Response headers; null when no response came. */
+  headers: HeaderSource | null;
+  /** For `banned`: the end of the ban (local epoch ms) when the body gave one. */
+  bannedUntil?: number | null;
+}
+
+export interface ScheduleOptions {
+  /** May the task be sent again? GETs yes; a POST only with its Idempotency-Key. */
+  retryable: boolean;
+  signal?: AbortSignal;
+}
+
+export interface GovernorOptions {
+  profileId: string;
+  clock: Clock;
+  random?: () => number;
+  maxInFlight?: number;
+  maxRetries?: number;
+  /** Waited beyond a reset time, because `X-RateLimit-Reset` has whole seconds. */
+  resetMarginMs?: number;
+}
+
+/** Rejection of a task cancelled by its signal before it was sent. */
+export class QueueCancelledError extends Error {
+  constructor() {
+    super('The request was cancelled before it was sent.');
+    this.name = 'QueueCancelledError';
+  }
+}
+
+export interface GovernorTaskEntry {
+  kind: TaskKind;
+  /** Attempts made so far. */
+  attempt: number;
+  notBefore: number;
+  run: (attempt: number) => Promise<AttemptReport<unknown>>;
+  retryable: boolean;
+  resolve: (value: unknown) => void;
+  reject: (reason: unknown) => void;
+  signal?: AbortSignal;
+  detach?: () => void;
+}

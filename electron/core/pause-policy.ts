@@ -1,0 +1,94 @@
+/**
+ * How long the governor waits after each kind of signal from the service. Pure functions:
+ * the governor applies the returned pause. Every wait is clamped to [1 s, 24 h] for 429s
+ * and bans, and unreasonable header values come back as notices.
+ */
+import type { PauseReason } from '../../src/shared/rate-limit';
+import { fullJitterDelay } from './backoff';
+import { MAX_WAIT_MS, readRetryAfter, type HeaderSource } from './rate-limit-headers';
+
+export const MIN_429_WAIT_MS = 1000;
+/** A reset further away than this with nothing remaining is the daily quota. */
+export const DAILY_THRESHOLD_MS = 60 * 60 * 1000;
+/** A ban whose end the service does not give lasts this long. */
+export const DEFAULT_BAN_MS = 60 * 60 * 1000;
+
+export interface Pause {
+  until: number;
+  reason: PauseReason;
+  notices: string[];
+}
+
+export interface WindowView {
+  remaining: number | null;
+  resetAt: number | null;
+  skewMs: number;
+}
+
+export const DAILY_NOTICE = 'The daily request quota of this key is used up. Requests resume when it resets.';
+export const BAN_NOTICE = 'The service has temporarily banned this API key. Nothing is sent until the ban ends.';
+
+/** Nothing remains and the reset is ahead: wait for it (the daily quota if > 1 h away). */
+export function pauseForExhaustion(resetAt: number, now: number, marginMs: number): Pause {
+  const daily = resetAt - now > DAILY_THRESHOLD_MS;
+  return {
+    until: resetAt + marginMs,
+    reason: daily ? 'quota_exhausted' : 'remaining_zero',
+    notices: daily ? [DAILY_NOTICE] : [],
+  };
+}
+
+/** A 429: Retry-After, else the reset, else full-jitter backoff (the `consecutive`-th 429 in a row). */
+export function pauseAfter429(
+  headers: HeaderSource | null,
+  now: number,
+  window: WindowView,
+  consecutive: number,
+  options: { marginMs: number; random: () => number },
+): Pause {
+  const retryAfter = readRetryAfter(headers?.get('Retry-After') ?? null, now, window.skewMs);
+  const notices = retryAfter.kind !== 'absent' && retryAfter.notice ? [retryAfter.notice] : [];
+  const floor = now + MIN_429_WAIT_MS;
+  if (retryAfter.kind === 'wait')
+    return { until: Math.max(floor, now + retryAfter.waitMs), reason: 'retry_after', notices };
+  if (window.resetAt !== null && window.resetAt > now) {
+    const exhaustion = pauseForExhaustion(window.resetAt, now, options.marginMs);
+    const reason = window.remaining === 0 ? exhaustion.reason : 'remaining_zero';
+    return { until: Math.max(floor, exhaustion.until), reason, notices: [...notices, ...exhaustion.notices] };
+  }
+  const wait = fullJitterDelay(Math.max(0, consecutive - 1), { random: options.random });
+  return { until: Math.max(floor, now + wait), reason: 'backoff', notices };
+}
+
+/** A ban: until Retry-After, else the end the body gave, else an hour. */
+export function pauseForBan(
+  headers: HeaderSource | null,
+  bannedUntil: number | null,
+  now: number,
+  skewMs: number,
+): Pause {
+  const retryAfter = readRetryAfter(headers?.get('Retry-After') ?? null, now, skewMs);
+  let until = now + DEFAULT_BAN_MS;
+  if (retryAfter.kind === 'wait') until = now + retryAfter.waitMs;
+  else if (bannedUntil !== null) until = Math.min(bannedUntil, now + MAX_WAIT_MS);
+  return { until: Math.max(until, now + MIN_429_WAIT_MS), reason: 'banned', notices: [BAN_NOTICE] };
+}
+
+/**
+ * A transient failure of a retryable task (network, 5xx). With Retry-After (a 503) the whole
+ * profile waits; else only this task waits a full-jitter backoff (`retry` is 0-based).
+ */
+export function retryAfterTransient(
+  headers: HeaderSource | null,
+  retry: number,
+  now: number,
+  skewMs: number,
+  random: () => number,
+): { retryAt: number; pause: Pause | null; notices: string[] } {
+  const retryAfter = readRetryAfter(headers?.get('Retry-After') ?? null, now, skewMs);
+  const notices = retryAfter.kind !== 'absent' && retryAfter.notice ? [retryAfter.notice] : [];
+  if (retryAfter.kind === 'wait') {
+    return { retryAt: now, pause: { until: now + retryAfter.waitMs, reason: 'retry_after', notices: [] }, notices };
+  }
+  return { retryAt: now + fullJitterDelay(retry, { random }), pause: null, notices };
+}

@@ -1,0 +1,113 @@
+/**
+ * Reading the service's rate-limit headers: `X-RateLimit-Limit/-Remaining/-Reset`,
+ * `Retry-After` (delta-seconds or HTTP-date) and the clock skew given by `Date`.
+ * Unreasonable values are clamped or dropped, and each such case yields a plain-language
+ * notice for the governor's snapshot.
+ */
+
+export interface HeaderSource {
+  get(name: string): string | null;
+}
+
+/** No wait is ever longer than a day. */
+export const MAX_WAIT_MS = 24 * 60 * 60 * 1000;
+/** A `Reset` below this is read as seconds from now rather than a unix timestamp. */
+const UNIX_SECONDS_FLOOR = 1_000_000_000;
+const INTEGER = /^\s*-?\d+\s*$/;
+const DECIMAL = /^\s*-?\d+(\.\d+)?\s*$/;
+const IMF_OR_RFC850 = /^\s*[A-Za-z]{3,9}, .+ GMT\s*$/;
+const ASCTIME = /^\s*[A-Za-z]{3} [A-Za-z]{3} [ \d]\d \d\d:\d\d:\d\d \d{4}\s*$/;
+
+export interface RateLimitReading {
+  limit: number | null;
+  remaining: number | null;
+  /** When the window resets, in local epoch ms (skew-corrected); null when absent. */
+  resetAt: number | null;
+  notices: string[];
+}
+
+export type RetryAfterReading =
+  { kind: 'absent' } | { kind: 'wait'; waitMs: number; notice: string | null } | { kind: 'unreadable'; notice: string };
+
+/** Parses an HTTP-date (IMF-fixdate, RFC 850 or asctime); null when it is not one. */
+export function parseHttpDate(value: string): number | null {
+  if (IMF_OR_RFC850.test(value)) {
+    const ms = Date.parse(value);
+    return Number.isFinite(ms) ? ms : null;
+  }
+  if (ASCTIME.test(value)) {
+    const ms = Date.parse(`${value.trim()} GMT`);
+    return Number.isFinite(ms) ? ms : null;
+  }
+  return null;
+}
+
+/**
+ * Server clock minus local clock in ms, from the `Date` header of a response received at
+ * `receivedAt`. `Date` is truncated to the second and made before the response travelled,
+ * so this is a lower bound of the true skew: the larger of several estimates is the better.
+ */
+export function estimateSkew(dateHeader: string | null, receivedAt: number): number | null {
+  if (dateHeader === null) return null;
+  const serverMs = parseHttpDate(dateHeader);
+  return serverMs === null ? null : serverMs - receivedAt;
+}
+
+function readCount(headers: HeaderSource, name: string, notices: string[]): number | null {
+  const raw = headers.get(name);
+  if (raw === null) return null;
+  if (!INTEGER.test(raw) || Number(raw) < 0 || !Number.isSafeInteger(Number(raw))) {
+    notices.push(`The service sent an unreadable ${name} header ("${raw.slice(0, 40)}"); it was ignored.`);
+    return null;
+  }
+  return Number(raw);
+}
+
+/** Reads `X-RateLimit-*`, converting the reset time to the local clock with `skewMs`. */
+export function readRateLimit(headers: HeaderSource, now: number, skewMs: number): RateLimitReading {
+  const notices: string[] = [];
+  const limit = readCount(headers, 'X-RateLimit-Limit', notices);
+  const remaining = readCount(headers, 'X-RateLimit-Remaining', notices);
+  let resetAt: number | null = null;
+  const raw = headers.get('X-RateLimit-Reset');
+  if (raw !== null) {
+    const seconds = DECIMAL.test(raw) ? Number(raw) : NaN;
+    if (!Number.isFinite(seconds) || seconds < 0) {
+      notices.push(`The service sent an unreadable X-RateLimit-Reset header ("${raw.slice(0, 40)}"); it was ignored.`);
+    } else {
+      resetAt = seconds < UNIX_SECONDS_FLOOR ? now + seconds * 1000 : seconds * 1000 - skewMs;
+      if (resetAt - now > MAX_WAIT_MS) {
+        notices.push('The service gave a rate-limit reset more than a day ahead; waiting at most 24 hours.');
+        resetAt = now + MAX_WAIT_MS;
+      }
+    }
+  }
+  return { limit, remaining, resetAt, notices };
+}
+
+/** Reads `Retry-After` as a wait in ms from `now`, clamped to [0, 24 h]. */
+export function readRetryAfter(value: string | null, now: number, skewMs: number): RetryAfterReading {
+  if (value === null || value.trim() === '') return { kind: 'absent' };
+  let waitMs: number;
+  if (INTEGER.test(value)) {
+    const seconds = Number(value);
+    if (seconds < 0) {
+      return { kind: 'wait', waitMs: 0, notice: `The service sent a negative Retry-After (${value.trim()}).` };
+    }
+    waitMs = seconds * 1000;
+  } else {
+    const dateMs = parseHttpDate(value);
+    if (dateMs === null) {
+      return { kind: 'unreadable', notice: `The service sent an unreadable Retry-After ("${value.slice(0, 40)}").` };
+    }
+    waitMs = Math.max(0, dateMs - skewMs - now);
+  }
+  if (waitMs > MAX_WAIT_MS) {
+    return {
+      kind: 'wait',
+      waitMs: MAX_WAIT_MS,
+      notice: 'The service asked to wait more than a day; waiting at most 24 hours.',
+    };
+  }
+  return { kind: 'wait', waitMs, notice: null };
+}

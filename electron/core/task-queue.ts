@@ -1,0 +1,67 @@
+/**
+ * The governor's waiting room: reads (user-facing) and writes (background creations) in
+ * two FIFO queues. Reads go first; writes leave strictly in the order given, one at a time.
+ * An entry may carry `notBefore` (a retry waiting out its backoff).
+ */
+export type TaskKind = 'read' | 'write';
+
+export interface Queueable {
+  kind: TaskKind;
+  /** Local epoch ms before which this entry must not go out. */
+  notBefore: number;
+}
+
+export class TaskQueue<QueueEntry extends Queueable> {
+  private reads: QueueEntry[] = [];
+  private writes: QueueEntry[] = [];
+
+  push(entry: QueueEntry): void {
+    this.list(entry.kind).push(entry);
+  }
+
+  /** Puts a retried entry back at the head of its queue. */
+  pushFront(entry: QueueEntry): void {
+    this.list(entry.kind).unshift(entry);
+  }
+
+  remove(entry: QueueEntry): boolean {
+    const list = this.list(entry.kind);
+    const index = list.indexOf(entry);
+    if (index < 0) return false;
+    list.splice(index, 1);
+    return true;
+  }
+
+  /** The entry to send next, or null: the first due read, else the head write if due and none is in flight. */
+  next(now: number, writeInFlight: boolean): QueueEntry | null {
+    const read = this.reads.find((entry) => entry.notBefore <= now);
+    if (read) return read;
+    const write = this.writes[0];
+    if (write && !writeInFlight && write.notBefore <= now) return write;
+    return null;
+  }
+
+  /** The earliest future `notBefore` among entries that could go next, or null. */
+  earliestDelayed(now: number): number | null {
+    const candidates = this.reads.map((entry) => entry.notBefore);
+    if (this.writes[0]) candidates.push(this.writes[0].notBefore);
+    const future = candidates.filter((at) => at > now);
+    return future.length === 0 ? null : Math.min(...future);
+  }
+
+  counts(): { reads: number; writes: number } {
+    return { reads: this.reads.length, writes: this.writes.length };
+  }
+
+  /** Empties both queues, returning what was in them. */
+  drain(): QueueEntry[] {
+    const all = [...this.reads, ...this.writes];
+    this.reads = [];
+    this.writes = [];
+    return all;
+  }
+
+  private list(kind: TaskKind): QueueEntry[] {
+    return kind === 'read' ? this.reads : this.writes;
+  }
+}
