@@ -1,0 +1,114 @@
+/**
+ * Serves the built renderer (`out/renderer`): correct content types, nothing outside the
+ * folder, `index.html` with the per-launch token injected as
+ * `<meta name="adoption-host-token">`, and the security headers on every answer.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import type { ServerResponse } from 'node:http';
+import { extname, join, resolve, sep } from 'node:path';
+
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+  "object-src 'none'",
+].join('; ');
+
+/** Headers every answer of the host carries. */
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+};
+
+const CONTENT_TYPES: Readonly<Record<string, string>> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+export const TOKEN_META_NAME = 'adoption-host-token';
+
+export function contentTypeOf(path: string): string {
+  return CONTENT_TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream';
+}
+
+/** The file a URL path names inside `root`, or null when it would leave it. */
+export function resolveInside(root: string, urlPath: string): string | null {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(urlPath);
+  } catch {
+    return null;
+  }
+  if (decoded.includes('\0')) return null;
+  const base = resolve(root);
+  const relative = decoded === '/' || decoded === '' ? 'index.html' : decoded.replace(/^\/+/, '');
+  const full = resolve(join(base, relative));
+  return full === base || full.startsWith(base + sep) ? full : null;
+}
+
+/** Puts the token meta right after `<head>` (or at the top when there is none). */
+export function injectToken(html: string, token: string): string {
+  const meta = `<meta name="${TOKEN_META_NAME}" content="${token}" />`;
+  const head = /<head(\s[^>]*)?>/i.exec(html);
+  if (!head) return meta + html;
+  const at = head.index + head[0].length;
+  return `${html.slice(0, at)}\n    ${meta}${html.slice(at)}`;
+}
+
+export function sendPlain(response: ServerResponse, status: number, text: string): void {
+  response.writeHead(status, {
+    ...SECURITY_HEADERS,
+    'Content-Type': 'text/plain; charset=utf-8',
+    'Cache-Control': 'no-store',
+  });
+  response.end(text);
+}
+
+/** Answers a GET/HEAD for a renderer file. */
+export async function serveStatic(
+  rendererDir: string,
+  urlPath: string,
+  token: string,
+  response: ServerResponse,
+  headOnly: boolean,
+): Promise<void> {
+  const file = resolveInside(rendererDir, urlPath);
+  if (!file) return sendPlain(response, 404, 'Not found');
+  const info = await stat(file).catch(() => null);
+  if (!info?.isFile()) return sendPlain(response, 404, 'Not found');
+  const type = contentTypeOf(file);
+  let body: Buffer = await readFile(file);
+  const isHtml = type.startsWith('text/html');
+  if (isHtml) body = Buffer.from(injectToken(body.toString('utf8'), token), 'utf8');
+  response.writeHead(200, {
+    ...SECURITY_HEADERS,
+    'Content-Type': type,
+    'Content-Length': String(body.length),
+    // The page carries the per-launch token: never keep it in a cache.
+    'Cache-Control': isHtml ? 'no-store' : 'no-cache',
+  });
+  response.end(headOnly ? undefined : body);
+}
