@@ -1,0 +1,80 @@
+/**
+ * A scripted stand-in for the service behind a governor, for governor unit tests: every
+ * task records when it went out and answers what the script says, after an optional
+ * fake-clock latency, or waits until the test releases it.
+ */
+import type { AttemptOutcome, AttemptReport, RateLimitGovernor, TaskKind } from '../../../electron/core/governor';
+import type { FakeClock } from './fake-clock';
+
+export interface Reply {
+  status: number | null;
+  headers?: Record<string, string>;
+  outcome?: AttemptOutcome;
+  bannedUntil?: number;
+}
+
+export interface Sent {
+  at: number;
+  label: string;
+  attempt: number;
+}
+
+export function outcomeOf(status: number | null): AttemptOutcome {
+  if (status === null || status >= 500) return 'transient';
+  if (status === 429) return 'rate_limited';
+  return status < 400 ? 'ok' : 'final';
+}
+
+export class GovernedService {
+  readonly sent: Sent[] = [];
+  private inFlightNow = 0;
+  maxInFlightSeen = 0;
+  private readonly held: Array<() => void> = [];
+
+  constructor(
+    private readonly governor: RateLimitGovernor,
+    private readonly clock: FakeClock,
+    /** Answers the n-th request (0-based, across all tasks). */
+    private readonly script: (index: number, label: string) => Reply,
+    private readonly latencyMs = 0,
+  ) {}
+
+  /** When set, responses wait for `release()` instead of the latency. */
+  hold = false;
+
+  call(kind: TaskKind, label: string, retryable = true, signal?: AbortSignal): Promise<string> {
+    return this.governor.schedule<string>(
+      kind,
+      async (attempt) => {
+        const index = this.sent.length;
+        this.sent.push({ at: this.clock.now(), label, attempt });
+        this.inFlightNow += 1;
+        this.maxInFlightSeen = Math.max(this.maxInFlightSeen, this.inFlightNow);
+        const reply = this.script(index, label);
+        await new Promise<void>((resolve) => {
+          if (this.hold) this.held.push(resolve);
+          else if (this.latencyMs > 0) this.clock.setTimeout(resolve, this.latencyMs);
+          else resolve();
+        });
+        this.inFlightNow -= 1;
+        const report: AttemptReport<string> = {
+          value: `${label}:${reply.status ?? 'network'}`,
+          outcome: reply.outcome ?? outcomeOf(reply.status),
+          headers: reply.status === null ? null : new Headers(reply.headers ?? {}),
+          bannedUntil: reply.bannedUntil ?? null,
+        };
+        return report;
+      },
+      { retryable, ...(signal ? { signal } : {}) },
+    );
+  }
+
+  /** Lets every held response arrive. */
+  release(): void {
+    for (const resolve of this.held.splice(0)) resolve();
+  }
+
+  sentBetween(from: number, to: number): Sent[] {
+    return this.sent.filter((entry) => entry.at > from && entry.at < to);
+  }
+}
