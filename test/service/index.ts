@@ -1,0 +1,128 @@
+/**
+ * The local Animal Adoption Service (interface.md): `startService(options)` starts it over real
+ * HTTP and returns its base URL (ending in `/v1`) and `stop()`. See docs/local-service.md.
+ */
+import { createServer, type Server } from 'node:http';
+import type { Socket } from 'node:net';
+import { createFaultPicker, createLatencyPicker } from './faults';
+import { IdempotencyRecords } from './idempotency';
+import { resolveOptions, type ResolvedOptions, type ServiceOptions } from './options';
+import { loadDataFile, removeStaleTempFiles, SaveQueue, writeDataFile, type ServiceData } from './persistence';
+import { RateLimiter } from './rate-limits';
+import { createRequestHandler } from './request-handler';
+import { RequestLog } from './request-log';
+import { BASE_PATH } from './routes';
+import { seedAnimals } from './seed-data';
+import { AnimalStore } from './store';
+
+export { PLANS, parsePlan, type Plan } from './plans';
+export { readRequestLog, type RequestLogLine } from './request-log';
+export { loadDataFile, DataFileError, type ServiceData } from './persistence';
+export type { ServiceOptions, Clock } from './options';
+export { DEPRECATED_AT_SECONDS, SUNSET_HTTP_DATE, SUNSET_MS } from './routes';
+
+export interface RunningService {
+  /** Base URL, ending in `/v1`. */
+  url: string;
+  host: string;
+  port: number;
+  logFile?: string;
+  dataFile?: string;
+  /** How many animals the store holds. */
+  animalCount(): number;
+  /** Closes the server and every connection (stalled ones too), after pending saves. */
+  stop(): Promise<void>;
+}
+
+async function loadState(options: ResolvedOptions): Promise<ServiceData> {
+  const empty: ServiceData = { nextId: options.idStart, animals: [], idempotency: [] };
+  if (!options.dataFile) return empty;
+  await removeStaleTempFiles(options.dataFile);
+  return (await loadDataFile(options.dataFile)) ?? empty;
+}
+
+function listen(server: Server, host: string, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+export async function startService(input: ServiceOptions = {}): Promise<RunningService> {
+  const options = resolveOptions(input);
+  const now = () => options.clock.now();
+  const state = await loadState(options);
+  const store = new AnimalStore(state.animals, state.nextId);
+  const idempotency = new IdempotencyRecords(state.idempotency, now);
+  const snapshot = (): ServiceData => ({
+    nextId: store.nextId,
+    animals: store.all(),
+    idempotency: idempotency.snapshot(),
+  });
+  if (store.size === 0 && options.seedAnimals > 0) {
+    for (const animal of seedAnimals(options.seedAnimals, options.seed)) store.create(animal);
+  }
+  const dataFile = options.dataFile;
+  if (dataFile) await writeDataFile(dataFile, snapshot());
+  const saves = dataFile ? new SaveQueue(dataFile, snapshot) : null;
+
+  const server = createServer({ requestTimeout: options.requestTimeoutMs, headersTimeout: options.requestTimeoutMs });
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  await listen(server, options.host, options.port);
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  const hostInUrl = options.host.includes(':') ? `[${options.host}]` : options.host;
+  const url = `http://${hostInUrl}:${port}${BASE_PATH}`;
+
+  const limiter = new RateLimiter(options);
+  const handler = createRequestHandler({
+    store,
+    idempotency,
+    idempotencyEnabled: options.idempotency,
+    persist: () => saves?.save() ?? Promise.resolve(),
+    baseUrl: url,
+    now,
+    keys: options.keys,
+    limiter,
+    log: new RequestLog(options.logFile),
+    pickFault: createFaultPicker(options.faults, options.seed),
+    pickLatency: createLatencyPicker(options.latency, options.seed),
+  });
+  server.on('request', handler);
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+    if (socket.writable && !('_httpMessage' in socket && socket._httpMessage)) {
+      const body = JSON.stringify({ code: 'bad_request', message: `malformed HTTP request (${error.code})`, status });
+      socket.end(
+        `HTTP/1.1 ${status} Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    }
+    socket.destroy();
+  });
+
+  let stopping: Promise<void> | null = null;
+  return {
+    url,
+    host: options.host,
+    port,
+    logFile: options.logFile,
+    dataFile,
+    animalCount: () => store.size,
+    stop: () => {
+      stopping ??= (async () => {
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        for (const socket of sockets) socket.destroy();
+        await closed;
+        await saves?.flush();
+      })();
+      return stopping;
+    },
+  };
+}
