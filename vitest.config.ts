@@ -32,6 +32,13 @@ export default defineConfig({
       },
       {
         test: {
+          name: 'keychain',
+          environment: 'node',
+          include: ['test/keychain/**/*.test.ts'],
+        },
+      },
+      {
+        test: {
           name: 'shared',
           environment: 'node',
           include: ['test/src/shared/**/*.test.ts'],

@@ -10,9 +10,7 @@ export const PetStatus = z.enum(PET_STATUSES);
 export type PetStatus = z.infer<typeof PetStatus>;
 
 /** An int64 value as an exact decimal string. */
-export const Int64 = z
-  .string()
-  .refine(isInt64String, { message: 'must be a whole number between -2^63 and 2^63-1' });
+export const Int64 = z.string().refine(isInt64String, { message: 'must be a whole number between -2^63 and 2^63-1' });
 
 /** The creation payload: name and categoryId required, status optional, no id. */
 export const NewPet = z.object({

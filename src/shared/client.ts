@@ -3,7 +3,17 @@
  * preload, HTTP + Server-Sent Events in the browser host's client). Every answer is
  * checked against the channel's output schema; a transport failure becomes an error value.
  */
-import { api, CHANNELS, events, type Channel, type ChannelInput, type ChannelOutput, type EventName, type EventPayload } from './api';
+import {
+  api,
+  CHANNELS,
+  events,
+  type Channel,
+  type ChannelInput,
+  type ChannelOutput,
+  type EventName,
+  type EventPayload,
+} from './api';
+import type { z } from 'zod';
 import { err, resultSchema, type Result } from './result';
 
 export type HostKind = 'electron' | 'browser';
@@ -21,12 +31,15 @@ export interface Transport {
   subscribe(event: EventName, listener: (payload: unknown) => void): () => void;
 }
 
-const resultSchemas = Object.fromEntries(CHANNELS.map((c) => [c, resultSchema(api[c].output)])) as {
-  [C in Channel]: ReturnType<typeof resultSchema<Api[C]['output']>>;
-};
-type Api = typeof api;
+const resultSchemas: Partial<Record<Channel, z.ZodType>> = Object.fromEntries(
+  CHANNELS.map((c) => [c, resultSchema(api[c].output)]),
+);
 
-async function call<C extends Channel>(transport: Transport, channel: C, input: unknown): Promise<Result<ChannelOutput<C>>> {
+async function call<C extends Channel>(
+  transport: Transport,
+  channel: C,
+  input: unknown,
+): Promise<Result<ChannelOutput<C>>> {
   let raw: unknown;
   try {
     raw = await transport.invoke(channel, input);
@@ -34,7 +47,8 @@ async function call<C extends Channel>(transport: Transport, channel: C, input: 
     const message = error instanceof Error ? error.message : String(error);
     return err('offline', `The app's core could not be reached (${message}).`);
   }
-  const parsed = resultSchemas[channel].safeParse(raw);
+  const parsed = resultSchemas[channel]?.safeParse(raw);
+  if (!parsed) return err('invalid_request', `Unknown channel ${channel}.`);
   if (!parsed.success) return err('bad_response', `The core answered ${channel} in an unexpected shape.`);
   return parsed.data as Result<ChannelOutput<C>>;
 }

@@ -1,0 +1,27 @@
+// The system packages the test suite needs, and the one command that installs them.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
+const has = (command) => spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
+const hasLibsecret = () => spawnSync('pkg-config', ['--exists', 'libsecret-1'], { stdio: 'ignore' }).status === 0;
+
+const CHECKS = [
+  { name: 'chromium', ok: () => existsSync('/usr/bin/chromium'), pkg: 'chromium' },
+  { name: 'dbus-run-session', ok: () => has('dbus-run-session'), pkg: 'dbus' },
+  { name: 'gnome-keyring-daemon', ok: () => has('gnome-keyring-daemon'), pkg: 'gnome-keyring' },
+  { name: 'libsecret (pkg-config libsecret-1)', ok: () => has('pkg-config') && hasLibsecret(), pkg: 'libsecret-1-dev' },
+];
+
+/** Returns a message naming what is missing and the exact install command, or null. */
+export function checkPrerequisites() {
+  const missing = CHECKS.filter((check) => !check.ok());
+  if (!existsSync('node_modules/.bin/vitest')) {
+    return 'The npm packages are not installed. Run: npm ci';
+  }
+  if (missing.length === 0) return null;
+  const packages = [...new Set(missing.map((m) => m.pkg))].join(' ');
+  return [
+    `Missing system prerequisites: ${missing.map((m) => m.name).join(', ')}.`,
+    `Install them with: sudo apt-get update && sudo apt-get install -y ${packages}`,
+  ].join('\n');
+}

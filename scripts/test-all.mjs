@@ -1,0 +1,97 @@
+#!/usr/bin/env node
+// `npm test`: every gate and every test runner, then one plain line `N passed, N failed`.
+// Gates (format, lint, typecheck, build, security scan) count as one test each.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { checkPrerequisites } from './lib/prerequisites.mjs';
+
+const RESULTS = 'test-results';
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const failures = [];
+
+function run(title, command, args) {
+  console.log(`\n▶ ${title}: ${command} ${args.join(' ')}`);
+  const started = Date.now();
+  const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, FORCE_COLOR: '0' } });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  console.log(`◀ ${title}: exit ${result.status ?? result.signal} in ${seconds} s`);
+  return result.status === 0;
+}
+
+function gate(title, command, args) {
+  if (run(title, command, args)) totals.passed += 1;
+  else {
+    totals.failed += 1;
+    failures.push(title);
+  }
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+function vitest(title, wrapper, projects, file) {
+  const args = ['vitest', 'run', ...projects.flatMap((p) => ['--project', p])];
+  args.push('--reporter=default', '--reporter=json', `--outputFile.json=${file}`);
+  const ok = wrapper ? run(title, 'node', [wrapper, 'npx', ...args]) : run(title, 'npx', args);
+  const report = readJson(file);
+  if (!report) {
+    totals.failed += 1;
+    failures.push(`${title} (no report)`);
+    return;
+  }
+  totals.passed += report.numPassedTests;
+  totals.failed += report.numFailedTests;
+  totals.skipped += report.numPendingTests + report.numTodoTests;
+  if (report.numFailedTests > 0 || (!ok && report.numFailedTests === 0)) {
+    if (report.numFailedTests === 0) totals.failed += 1;
+    failures.push(title);
+  }
+}
+
+function playwright(title) {
+  const file = `${RESULTS}/playwright.json`;
+  const ok = run(title, 'node', ['scripts/with-keyring.mjs', 'npx', 'playwright', 'test']);
+  const stats = readJson(file)?.stats;
+  if (!stats) {
+    totals.failed += 1;
+    failures.push(`${title} (no report)`);
+    return;
+  }
+  totals.passed += stats.expected + (stats.flaky ?? 0);
+  totals.failed += stats.unexpected;
+  totals.skipped += stats.skipped;
+  if (stats.unexpected > 0 || !ok) {
+    if (stats.unexpected === 0) totals.failed += 1;
+    failures.push(title);
+  }
+}
+
+const missing = checkPrerequisites();
+if (missing) {
+  console.error(missing);
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+}
+rmSync(RESULTS, { recursive: true, force: true });
+mkdirSync(RESULTS, { recursive: true });
+
+gate('format', 'npx', ['prettier', '--check', '.']);
+gate('lint', 'npx', ['eslint', '.']);
+gate('typecheck', 'npm', ['run', '--silent', 'typecheck']);
+gate('build', 'npx', ['electron-vite', 'build']);
+vitest('unit tests', null, ['node', 'shared', 'renderer'], `${RESULTS}/unit.json`);
+vitest('keychain tests', 'scripts/with-keyring.mjs', ['keychain'], `${RESULTS}/keychain.json`);
+if (existsSync('out/renderer/index.html')) playwright('end-to-end tests');
+else {
+  totals.failed += 1;
+  failures.push('end-to-end tests (no build)');
+}
+
+if (failures.length > 0) console.log(`\nFailed: ${failures.join(', ')}`);
+console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+process.exit(totals.failed > 0 ? 1 : 0);

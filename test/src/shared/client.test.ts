@@ -1,0 +1,65 @@
+import { describe, expect, it, vi } from 'vitest';
+import { buildAdoptionApi, type Transport } from '../../../src/shared/client';
+import { CHANNELS } from '../../../src/shared/api';
+
+function transport(
+  answer: (channel: string, input: unknown) => unknown,
+): Transport & { emit(e: string, p: unknown): void } {
+  const listeners = new Map<string, (payload: unknown) => void>();
+  return {
+    invoke: async (channel, input) => answer(channel, input),
+    subscribe: (event, listener) => {
+      listeners.set(event, listener);
+      return () => listeners.delete(event);
+    },
+    emit: (event, payload) => listeners.get(event)?.(payload),
+  };
+}
+
+describe('buildAdoptionApi', () => {
+  it('has one named method per channel and nothing raw', () => {
+    const api = buildAdoptionApi(
+      transport(() => null),
+      'browser',
+    );
+    for (const channel of CHANNELS) expect(typeof api[channel]).toBe('function');
+    expect(Object.keys(api).sort()).toEqual([...CHANNELS, 'host', 'on'].sort());
+    expect(api.host).toBe('browser');
+  });
+
+  it('passes valid results through and turns malformed ones into bad_response', async () => {
+    const good = { ok: true, data: { hasKey: true } };
+    const api = buildAdoptionApi(
+      transport((channel) => (channel === 'hasKey' ? good : { ok: true, data: 7 })),
+      'electron',
+    );
+    expect(await api.hasKey({ profileId: 'local' })).toEqual(good);
+    const bad = await api.listProfiles({});
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) expect(bad.error.code).toBe('bad_response');
+  });
+
+  it('turns a transport failure into an error value, never a rejection', async () => {
+    const api = buildAdoptionApi(
+      {
+        invoke: () => Promise.reject(new Error('socket closed')),
+        subscribe: () => () => undefined,
+      },
+      'browser',
+    );
+    const result = await api.hasKey({ profileId: 'local' });
+    expect(result).toMatchObject({ ok: false, error: { code: 'offline' } });
+  });
+
+  it('delivers only events that match their schema', () => {
+    const t = transport(() => null);
+    const api = buildAdoptionApi(t, 'browser');
+    const listener = vi.fn();
+    const off = api.on('connectivity', listener);
+    t.emit('connectivity', { profileId: 'local', online: false, at: 1 });
+    t.emit('connectivity', { nonsense: true });
+    expect(listener).toHaveBeenCalledTimes(1);
+    expect(listener).toHaveBeenCalledWith({ profileId: 'local', online: false, at: 1 });
+    off();
+  });
+});
