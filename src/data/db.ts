@@ -1,0 +1,157 @@
+/**
+ * The renderer's IndexedDB database: one per profile (`adoption-desk.<profileId>`), holding
+ * the animal cache, the cached list results, the outbox of animals entered but not yet
+ * confirmed by the service, rows moved aside because they failed validation, and metadata.
+ *
+ * Schema history (never edit a released version; add a new one with an upgrade):
+ * - version 1: animals by id, queries by key, outbox by localId (ordered by createdAt).
+ * - version 2: outbox rows get `seq`, a strictly increasing number, so creation order holds
+ *   even when two entries share a millisecond; animals get `firstSeenAt`, the time the app
+ *   first saw them, which reconciliation uses to tell a just-created animal from an old one.
+ */
+import Dexie, { type Table } from 'dexie';
+import type { Animal, NewPet, PetStatus } from '../shared/animal';
+import type { AppError } from '../shared/result';
+
+export interface CachedAnimal {
+  id: string;
+  animal: Animal;
+  /** When the service last returned this animal (local epoch ms). */
+  confirmedAt: number;
+  /** When the app first saw this animal (local epoch ms); absent only on rows older than version 2. */
+  firstSeenAt?: number;
+}
+
+export interface CachedQuery {
+  key: string;
+  status: PetStatus | null;
+  limit: number;
+  ids: string[];
+  fetchedAt: number;
+}
+
+export const OUTBOX_STATES = ['queued', 'sending', 'sent', 'needs_attention'] as const;
+export type OutboxState = (typeof OUTBOX_STATES)[number];
+
+export interface OutboxEntry {
+  localId: string;
+  idempotencyKey: string;
+  pet: NewPet;
+  createdAt: number;
+  updatedAt: number;
+  state: OutboxState;
+  attempts: number;
+  lastError: AppError | null;
+  serverId: string | null;
+  nextAttemptAt: number | null;
+  /** True when a send may have reached the service without an answer. */
+  unknownOutcome: boolean;
+}
+
+/** An outbox entry as stored: with its position in creation order. */
+export interface OutboxRow extends OutboxEntry {
+  seq: number;
+}
+
+export interface QuarantinedRow {
+  id: string;
+  /** Which table the row came from, e.g. `outbox`. */
+  table: string;
+  raw: unknown;
+  reason: string;
+  at: number;
+}
+
+export interface MetaRow {
+  key: string;
+  value: unknown;
+}
+
+export const DB_NAME_PREFIX = 'adoption-desk.';
+export const SCHEMA_VERSION = 2;
+
+/** The stores of version 1, kept so the upgrade path from it stays testable. */
+export const SCHEMA_V1 = {
+  animals: 'id',
+  queries: 'key',
+  outbox: 'localId, createdAt, state',
+  quarantine: 'id, at',
+  meta: 'key',
+} as const;
+
+export const SCHEMA_V2 = {
+  animals: 'id',
+  queries: 'key',
+  outbox: 'localId, &seq, state',
+  quarantine: 'id, at',
+  meta: 'key',
+} as const;
+
+export class ProfileDb extends Dexie {
+  animals!: Table<CachedAnimal, string>;
+  queries!: Table<CachedQuery, string>;
+  outbox!: Table<OutboxRow, string>;
+  quarantine!: Table<QuarantinedRow, string>;
+  meta!: Table<MetaRow, string>;
+
+  constructor(readonly profileId: string) {
+    // Strict durability: a committed transaction is on disk, so an entered animal survives
+    // a crash or power cut right after the form said "saved".
+    super(`${DB_NAME_PREFIX}${profileId}`, { chromeTransactionDurability: 'strict' });
+    this.version(1).stores(SCHEMA_V1);
+    this.version(2)
+      .stores(SCHEMA_V2)
+      .upgrade(async (tx) => {
+        const rows = (await tx.table('outbox').toArray()) as Array<Record<string, unknown>>;
+        rows.sort(
+          (a, b) => Number(a.createdAt) - Number(b.createdAt) || String(a.localId).localeCompare(String(b.localId)),
+        );
+        let seq = 0;
+        for (const row of rows) {
+          seq += 1;
+          await tx.table('outbox').put({
+            ...row,
+            seq,
+            nextAttemptAt: row.nextAttemptAt ?? null,
+            unknownOutcome: row.unknownOutcome ?? false,
+          });
+        }
+        await tx
+          .table('animals')
+          .toCollection()
+          .modify((row: Record<string, unknown>) => {
+            row.firstSeenAt ??= row.confirmedAt;
+          });
+      });
+  }
+}
+
+const open = new Map<string, ProfileDb>();
+
+/** The database of one profile; the same instance for the same profile id. */
+export function openProfileDb(profileId: string): ProfileDb {
+  let db = open.get(profileId);
+  if (!db) {
+    db = new ProfileDb(profileId);
+    open.set(profileId, db);
+  }
+  return db;
+}
+
+/** Closes a profile's database and forgets the instance (the next open makes a new one). */
+export function closeProfileDb(profileId: string): void {
+  open.get(profileId)?.close();
+  open.delete(profileId);
+}
+
+/** Deletes a profile's database with everything in it (when the profile is removed). */
+export async function deleteProfileDb(profileId: string): Promise<void> {
+  const db = open.get(profileId) ?? new ProfileDb(profileId);
+  open.delete(profileId);
+  await db.delete();
+}
+
+/** The key of a cached list result: `all:20`, `sold:100`. */
+export function queryKey(query: { status?: PetStatus | null; limit: number }): string {
+  return `${query.status ?? 'all'}:${query.limit}`;
+}

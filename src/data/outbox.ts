@@ -1,0 +1,248 @@
+/**
+ * The outbox of one profile: animals entered by staff, kept durably until the service has
+ * confirmed them. Every row read is re-validated; a row that fails is moved to the
+ * quarantine table (never silently dropped) and reported to `onQuarantine` listeners.
+ */
+import { z } from 'zod';
+import { Int64, NewPet, type Animal } from '../shared/animal';
+import { AppError } from '../shared/result';
+import { AnimalCache } from './animal-cache';
+import { OUTBOX_STATES, type OutboxEntry, type OutboxRow, type ProfileDb, type QuarantinedRow } from './db';
+
+export interface Clock {
+  now(): number;
+}
+
+const systemClock: Clock = { now: () => Date.now() };
+
+/** Sent entries are kept this long (so the UI can show "sent" and the server id), then pruned. */
+export const SENT_KEPT_MS = 24 * 60 * 60 * 1000;
+
+const OutboxRowSchema = z.object({
+  localId: z.string().min(1),
+  idempotencyKey: z.uuid(),
+  pet: NewPet,
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  state: z.enum(OUTBOX_STATES),
+  attempts: z.number().int().nonnegative(),
+  lastError: AppError.nullable(),
+  serverId: Int64.nullable(),
+  nextAttemptAt: z.number().nullable(),
+  unknownOutcome: z.boolean(),
+  seq: z.number().int(),
+});
+
+/** Thrown by `enqueue` and `edit` when the pet is not a valid creation payload. */
+export class InvalidPetError extends Error {
+  constructor(readonly issues: z.core.$ZodIssue[]) {
+    super(issues.map((issue) => issue.message).join('; '));
+    this.name = 'InvalidPetError';
+  }
+}
+
+/** Thrown when an operation names an entry that does not exist or is in the wrong state. */
+export class OutboxStateError extends Error {
+  override name = 'OutboxStateError';
+}
+
+export type Quarantined = Pick<QuarantinedRow, 'id' | 'raw' | 'reason' | 'at'>;
+
+function toEntry(row: OutboxRow): OutboxEntry {
+  const { seq: _seq, ...entry } = row;
+  return entry;
+}
+
+function parsePet(pet: NewPet): NewPet {
+  const parsed = NewPet.safeParse(pet);
+  if (!parsed.success) throw new InvalidPetError(parsed.error.issues);
+  return parsed.data;
+}
+
+export class Outbox {
+  private readonly cache: AnimalCache;
+  private readonly quarantineListeners = new Set<(rows: Quarantined[]) => void>();
+
+  constructor(
+    private readonly db: ProfileDb,
+    private readonly clock: Clock = systemClock,
+  ) {
+    this.cache = new AnimalCache(db);
+  }
+
+  /** Adds an entry; resolves only after the transaction committed (strict durability). */
+  async enqueue(pet: NewPet): Promise<OutboxEntry> {
+    const valid = parsePet(pet);
+    const db = this.db;
+    const now = this.clock.now();
+    const row: OutboxRow = {
+      localId: crypto.randomUUID(),
+      idempotencyKey: crypto.randomUUID(),
+      pet: valid,
+      createdAt: now,
+      updatedAt: now,
+      state: 'queued',
+      attempts: 0,
+      lastError: null,
+      serverId: null,
+      nextAttemptAt: null,
+      unknownOutcome: false,
+      seq: 0,
+    };
+    await db.transaction('rw', db.outbox, async () => {
+      const last = await db.outbox.orderBy('seq').last();
+      row.seq = (last?.seq ?? 0) + 1;
+      await db.outbox.add(row);
+    });
+    return toEntry(row);
+  }
+
+  /** Every valid entry in creation order; invalid rows are moved to the quarantine. */
+  async list(): Promise<OutboxEntry[]> {
+    const db = this.db;
+    const moved: Quarantined[] = [];
+    const rows = await db.transaction('rw', db.outbox, db.quarantine, async () => {
+      const keys = await db.outbox.toCollection().primaryKeys();
+      const raws = await db.outbox.bulkGet(keys);
+      const valid: OutboxRow[] = [];
+      for (const [index, key] of keys.entries()) {
+        const raw: unknown = raws[index];
+        const parsed = OutboxRowSchema.safeParse(raw);
+        if (parsed.success) {
+          valid.push(parsed.data);
+          continue;
+        }
+        const reason = parsed.error.issues.map((i) => `${i.path.join('.') || 'row'}: ${i.message}`).join('; ');
+        const item: QuarantinedRow = {
+          id: `outbox:${String(key)}`,
+          table: 'outbox',
+          raw,
+          reason,
+          at: this.clock.now(),
+        };
+        await db.quarantine.put(item);
+        await db.outbox.delete(key);
+        moved.push({ id: item.id, raw, reason, at: item.at });
+      }
+      return valid;
+    });
+    if (moved.length > 0) for (const listener of this.quarantineListeners) listener(moved);
+    return rows.sort((a, b) => a.seq - b.seq).map(toEntry);
+  }
+
+  /** Entries still to send (queued or sending), in creation order. */
+  async pending(): Promise<OutboxEntry[]> {
+    return (await this.list()).filter((entry) => entry.state === 'queued' || entry.state === 'sending');
+  }
+
+  async get(localId: string): Promise<OutboxEntry | null> {
+    return (await this.list()).find((entry) => entry.localId === localId) ?? null;
+  }
+
+  async markSending(localId: string): Promise<void> {
+    await this.update(localId, (row) => ({ state: 'sending', attempts: row.attempts + 1 }));
+  }
+
+  /** The service confirmed the entry: it becomes `sent`, and the animal goes into the cache. */
+  async markSent(localId: string, animal: Animal): Promise<void> {
+    const db = this.db;
+    const now = this.clock.now();
+    await db.transaction('rw', db.outbox, db.animals, async () => {
+      await this.update(
+        localId,
+        () => ({ state: 'sent', serverId: animal.id, lastError: null, nextAttemptAt: null, unknownOutcome: false }),
+        false,
+      );
+      await this.cache.saveAnimal(animal, now);
+    });
+  }
+
+  async markNeedsAttention(localId: string, error: AppError): Promise<void> {
+    await this.update(localId, () => ({
+      state: 'needs_attention',
+      lastError: error,
+      nextAttemptAt: null,
+      unknownOutcome: false,
+    }));
+  }
+
+  /**
+   * Back to `queued`, to be tried again at `nextAttemptAt` with the same idempotency key.
+   * An outcome once unknown stays unknown until the entry is confirmed.
+   */
+  async markRetry(localId: string, error: AppError, nextAttemptAt: number, unknownOutcome: boolean): Promise<void> {
+    await this.update(localId, (row) => ({
+      state: 'queued',
+      lastError: error,
+      nextAttemptAt,
+      unknownOutcome: row.unknownOutcome || unknownOutcome,
+    }));
+  }
+
+  /** Staff corrected a `needs_attention` entry: queued again with a new idempotency key. */
+  async edit(localId: string, pet: NewPet): Promise<OutboxEntry> {
+    const valid = parsePet(pet);
+    const db = this.db;
+    let edited: OutboxRow | null = null;
+    await db.transaction('rw', db.outbox, async () => {
+      const row = await db.outbox.get(localId);
+      if (!row || row.state !== 'needs_attention') {
+        throw new OutboxStateError(`Only an entry that needs attention can be edited (${row?.state ?? 'missing'}).`);
+      }
+      edited = {
+        ...row,
+        pet: valid,
+        idempotencyKey: crypto.randomUUID(),
+        state: 'queued',
+        attempts: 0,
+        lastError: null,
+        nextAttemptAt: null,
+        unknownOutcome: false,
+        updatedAt: this.clock.now(),
+      };
+      await db.outbox.put(edited);
+    });
+    return toEntry(edited as unknown as OutboxRow);
+  }
+
+  async discard(localId: string): Promise<void> {
+    await this.db.outbox.delete(localId);
+  }
+
+  /** Deletes `sent` entries confirmed more than `keptMs` ago; returns how many. */
+  async pruneSent(keptMs: number = SENT_KEPT_MS): Promise<number> {
+    const cutoff = this.clock.now() - keptMs;
+    return this.db.outbox
+      .where('state')
+      .equals('sent')
+      .filter((row) => row.updatedAt < cutoff)
+      .delete();
+  }
+
+  async quarantined(): Promise<Quarantined[]> {
+    const rows = await this.db.quarantine.orderBy('at').toArray();
+    return rows.map(({ id, raw, reason, at }) => ({ id, raw, reason, at }));
+  }
+
+  /** Called with the rows `list()` moved aside; returns the function that unsubscribes. */
+  onQuarantine(listener: (rows: Quarantined[]) => void): () => void {
+    this.quarantineListeners.add(listener);
+    return () => void this.quarantineListeners.delete(listener);
+  }
+
+  /** Applies a change to one row; a missing row is ignored (staff may have discarded it). */
+  private async update(
+    localId: string,
+    change: (row: OutboxRow) => Partial<OutboxRow>,
+    ownTransaction = true,
+  ): Promise<void> {
+    const db = this.db;
+    const apply = async () => {
+      const row = await db.outbox.get(localId);
+      if (!row) return;
+      await db.outbox.put({ ...row, ...change(row), updatedAt: this.clock.now() });
+    };
+    if (ownTransaction) await db.transaction('rw', db.outbox, apply);
+    else await apply();
+  }
+}

@@ -1,0 +1,131 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { Outbox, InvalidPetError, OutboxStateError } from '../../../src/data/outbox';
+import { AnimalCache } from '../../../src/data/animal-cache';
+import { openProfileDb, type ProfileDb } from '../../../src/data/db';
+import { FakeClock, animal, appError, freshDb, pet } from './test-helpers';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+describe('Outbox', () => {
+  let close = () => {};
+  afterEach(() => close());
+
+  function setup(): { db: ProfileDb; profileId: string; clock: FakeClock; outbox: Outbox } {
+    const fresh = freshDb();
+    close = fresh.close;
+    const clock = new FakeClock();
+    return { db: fresh.db, profileId: fresh.profileId, clock, outbox: new Outbox(fresh.db, clock) };
+  }
+
+  it('stores an entered animal durably: committed and listed, also by a new connection', async () => {
+    const { profileId, clock, outbox, db } = setup();
+    const entry = await outbox.enqueue(pet('  Rex  ', '7', 'available'));
+    expect(entry).toMatchObject({
+      pet: { name: 'Rex', categoryId: '7', status: 'available' },
+      state: 'queued',
+      attempts: 0,
+      createdAt: clock.now(),
+      lastError: null,
+      serverId: null,
+      nextAttemptAt: null,
+      unknownOutcome: false,
+    });
+    expect(entry.idempotencyKey).toMatch(UUID);
+    expect(entry.localId).not.toBe(entry.idempotencyKey);
+
+    db.close();
+    close();
+    const reopened = openProfileDb(profileId);
+    const listed = await new Outbox(reopened, clock).list();
+    expect(listed).toEqual([entry]);
+  });
+
+  it('keeps creation order even when entries share a millisecond', async () => {
+    const { outbox } = setup();
+    for (const name of ['A', 'B', 'C', 'D', 'E']) await outbox.enqueue(pet(name));
+    expect((await outbox.list()).map((e) => e.pet.name)).toEqual(['A', 'B', 'C', 'D', 'E']);
+  });
+
+  it('refuses an invalid pet without writing anything', async () => {
+    const { outbox } = setup();
+    await expect(outbox.enqueue({ name: ' ', categoryId: '1' })).rejects.toBeInstanceOf(InvalidPetError);
+    await expect(outbox.enqueue({ name: 'Rex', categoryId: '1.5' })).rejects.toThrow(/whole number/);
+    expect(await outbox.list()).toEqual([]);
+  });
+
+  it('moves an invalid stored row to the quarantine and reports it, never dropping it', async () => {
+    const { db, outbox, clock } = setup();
+    const good = await outbox.enqueue(pet('Good'));
+    const broken = { localId: 'broken-1', idempotencyKey: 'not-a-uuid', pet: { name: 'X' }, state: 'lost', seq: 99 };
+    await db.outbox.put(broken as never);
+    const reported: unknown[] = [];
+    outbox.onQuarantine((rows) => reported.push(...rows));
+
+    expect(await outbox.list()).toEqual([good]);
+    expect(await db.outbox.get('broken-1')).toBeUndefined();
+    const quarantined = await outbox.quarantined();
+    expect(quarantined).toHaveLength(1);
+    expect(quarantined[0]).toMatchObject({ id: 'outbox:broken-1', raw: broken, at: clock.now() });
+    expect(quarantined[0]?.reason).toMatch(/idempotencyKey/);
+    expect(quarantined[0]?.reason).toMatch(/state/);
+    expect(reported).toEqual(quarantined);
+    // A second read finds nothing more to move.
+    expect(await outbox.list()).toEqual([good]);
+    expect(reported).toHaveLength(1);
+  });
+
+  it('walks an entry through sending, retry and sent, caching the animal with it', async () => {
+    const { db, outbox, clock } = setup();
+    const entry = await outbox.enqueue(pet('Rex', '2', 'available'));
+    await outbox.markSending(entry.localId);
+    expect(await outbox.pending()).toMatchObject([{ state: 'sending', attempts: 1 }]);
+
+    await outbox.markRetry(entry.localId, appError('timeout'), clock.now() + 2000, true);
+    await outbox.markRetry(entry.localId, appError('rate_limited'), clock.now() + 4000, false);
+    expect(await outbox.pending()).toMatchObject([
+      { state: 'queued', attempts: 1, nextAttemptAt: clock.now() + 4000, unknownOutcome: true },
+    ]);
+
+    clock.advance(5000);
+    await outbox.markSent(entry.localId, animal('9007199254740993', 'Rex', '2', 'available'));
+    const [sent] = await outbox.list();
+    expect(sent).toMatchObject({ state: 'sent', serverId: '9007199254740993', lastError: null, unknownOutcome: false });
+    expect(sent?.idempotencyKey).toBe(entry.idempotencyKey);
+    expect(await outbox.pending()).toEqual([]);
+    const cached = await new AnimalCache(db).read('9007199254740993');
+    expect(cached).toMatchObject({ animal: { name: 'Rex' }, confirmedAt: clock.now() });
+  });
+
+  it('gives an edited needs_attention entry a new idempotency key and queues it again', async () => {
+    const { outbox } = setup();
+    const entry = await outbox.enqueue(pet('Rex', '2'));
+    await expect(outbox.edit(entry.localId, pet('Rex', '3'))).rejects.toBeInstanceOf(OutboxStateError);
+    await outbox.markNeedsAttention(entry.localId, appError('invalid', 'categoryId unknown', { status: 400 }));
+    expect(await outbox.list()).toMatchObject([
+      { state: 'needs_attention', lastError: { message: 'categoryId unknown' } },
+    ]);
+
+    const edited = await outbox.edit(entry.localId, pet('Rex', '3'));
+    expect(edited).toMatchObject({
+      localId: entry.localId,
+      state: 'queued',
+      pet: { categoryId: '3' },
+      lastError: null,
+    });
+    expect(edited.idempotencyKey).toMatch(UUID);
+    expect(edited.idempotencyKey).not.toBe(entry.idempotencyKey);
+    expect(await outbox.pending()).toEqual([edited]);
+  });
+
+  it('discards an entry and prunes sent entries after 24 hours', async () => {
+    const { outbox, clock } = setup();
+    const a = await outbox.enqueue(pet('A'));
+    const b = await outbox.enqueue(pet('B'));
+    await outbox.markSent(a.localId, animal('1', 'A'));
+    await outbox.discard(b.localId);
+    expect(await outbox.pruneSent()).toBe(0);
+    clock.advance(24 * 60 * 60 * 1000 + 1);
+    expect(await outbox.pruneSent()).toBe(1);
+    expect(await outbox.list()).toEqual([]);
+  });
+});

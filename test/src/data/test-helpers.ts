@@ -1,0 +1,123 @@
+/** Helpers for the data-layer tests: unique databases, a fake clock, a scripted fake API. */
+import type { Animal, NewPet } from '../../../src/shared/animal';
+import type { ChannelInput, ChannelOutput } from '../../../src/shared/api';
+import type { AdoptionApi } from '../../../src/shared/client';
+import { err, ok, type AppError, type Result } from '../../../src/shared/result';
+import { closeProfileDb, openProfileDb, type ProfileDb } from '../../../src/data/db';
+
+let counter = 0;
+
+/** A profile id no other test uses, so each test gets a fresh database. */
+export function uniqueProfileId(): string {
+  counter += 1;
+  return `t${Date.now().toString(36)}-${counter}-${Math.random().toString(36).slice(2, 8)}`;
+}
+
+export function freshDb(): { profileId: string; db: ProfileDb; close: () => void } {
+  const profileId = uniqueProfileId();
+  return { profileId, db: openProfileDb(profileId), close: () => closeProfileDb(profileId) };
+}
+
+/** A clock whose time moves only when the test says so; timers fire on `advance`. */
+export class FakeClock {
+  private time: number;
+  private nextHandle = 1;
+  private readonly timers = new Map<number, { at: number; fn: () => void }>();
+
+  constructor(start = 1_700_000_000_000) {
+    this.time = start;
+  }
+
+  now(): number {
+    return this.time;
+  }
+
+  setTimeout(fn: () => void, ms: number): unknown {
+    const handle = this.nextHandle++;
+    this.timers.set(handle, { at: this.time + Math.max(0, ms), fn });
+    return handle;
+  }
+
+  clearTimeout(handle: unknown): void {
+    this.timers.delete(handle as number);
+  }
+
+  pendingTimers(): number[] {
+    return [...this.timers.values()].map((timer) => timer.at).sort((a, b) => a - b);
+  }
+
+  /** Moves time forward, firing every timer that falls due, in order. */
+  advance(ms: number): void {
+    const end = this.time + ms;
+    for (;;) {
+      const due = [...this.timers.entries()].filter(([, t]) => t.at <= end).sort((a, b) => a[1].at - b[1].at)[0];
+      if (!due) break;
+      this.timers.delete(due[0]);
+      this.time = Math.max(this.time, due[1].at);
+      due[1].fn();
+    }
+    this.time = end;
+  }
+}
+
+export function pet(name: string, categoryId = '1', status?: NewPet['status']): NewPet {
+  return status ? { name, categoryId, status } : { name, categoryId };
+}
+
+export function animal(id: string, name: string, categoryId = '1', status?: Animal['status']): Animal {
+  return status ? { id, name, categoryId, status } : { id, name, categoryId };
+}
+
+export function appError(code: string, message = code, extra: Partial<AppError> = {}): AppError {
+  return { ...extra, code, message };
+}
+
+type CreateInput = ChannelInput<'createPet'>;
+type ListInput = ChannelInput<'listPets'>;
+type CreateAnswer = Result<ChannelOutput<'createPet'>> | ((input: CreateInput) => Result<ChannelOutput<'createPet'>>);
+type ListAnswer = Result<ChannelOutput<'listPets'>> | ((input: ListInput) => Result<ChannelOutput<'listPets'>>);
+
+/**
+ * A fake `AdoptionApi` with scripted answers. Unscripted `createPet` calls succeed with a
+ * new id; unscripted `listPets` calls answer an empty list. Records every call, and the
+ * highest number of `createPet` calls in flight at once.
+ */
+export class FakeApi implements Pick<AdoptionApi, 'createPet' | 'listPets'> {
+  readonly createCalls: CreateInput[] = [];
+  readonly listCalls: ListInput[] = [];
+  readonly createAnswers: CreateAnswer[] = [];
+  readonly listAnswers: ListAnswer[] = [];
+  maxConcurrentCreates = 0;
+  private inFlight = 0;
+  private nextId = 1000;
+
+  constructor(private readonly clock: { now(): number } = { now: () => 0 }) {}
+
+  createPet = async (input: CreateInput): Promise<Result<ChannelOutput<'createPet'>>> => {
+    this.createCalls.push(input);
+    this.inFlight += 1;
+    this.maxConcurrentCreates = Math.max(this.maxConcurrentCreates, this.inFlight);
+    await Promise.resolve();
+    await new Promise<void>((resolve) => queueMicrotask(resolve));
+    this.inFlight -= 1;
+    const answer = this.createAnswers.shift();
+    if (typeof answer === 'function') return answer(input);
+    if (answer) return answer;
+    const id = String(this.nextId++);
+    return ok({ animal: { id, ...input.pet }, fetchedAt: this.clock.now() });
+  };
+
+  listPets = async (input: ListInput): Promise<Result<ChannelOutput<'listPets'>>> => {
+    this.listCalls.push(input);
+    await Promise.resolve();
+    const answer = this.listAnswers.shift();
+    if (typeof answer === 'function') return answer(input);
+    if (answer) return answer;
+    return ok({ animals: [], fetchedAt: this.clock.now() });
+  };
+
+  failCreate(code: string, message = code, extra: Partial<AppError> = {}): this {
+    this.createAnswers.push(err(code, message, extra));
+    return this;
+  }
+}
