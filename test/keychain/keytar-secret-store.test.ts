@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createKeytarSecretStore, type KeytarLike } from '../../electron/core/keytar-secret-store';
+import { KeyService } from '../../electron/core/key-service';
 import { KeychainUnavailableError } from '../../electron/core/secret-store';
 
 const require = createRequire(import.meta.url);
@@ -44,6 +45,23 @@ describe.skipIf(!hasSession)('keytar secret store against gnome-keyring', () => 
     expect(await keytar.getPassword(service, 'staging')).toBe('staging-key');
     const other = createKeytarSecretStore({ keytar, service: `${service} other` });
     expect(await other.has('staging')).toBe(false);
+  });
+
+  it('serves setKey / hasKey / clearKey through KeyService without returning the key', async () => {
+    const keys = new KeyService(store);
+    const results = [
+      await keys.setKey('production', 'real-keychain-key'),
+      await keys.hasKey('production'),
+      await keys.clearKey('production'),
+      await keys.hasKey('production'),
+    ];
+    expect(results).toEqual([
+      { ok: true, data: { saved: true } },
+      { ok: true, data: { hasKey: true } },
+      { ok: true, data: { cleared: true } },
+      { ok: true, data: { hasKey: false } },
+    ]);
+    expect(await keytar.getPassword(service, 'production')).toBeNull();
   });
 });
 

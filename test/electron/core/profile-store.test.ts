@@ -70,6 +70,12 @@ describe('ProfileStore built-ins', () => {
     expect(store.get('local')?.baseUrl).toBe('http://localhost:5123/v1');
   });
 
+  it('keeps the default Local demo address and says so when the option is not a valid address', async () => {
+    const store = await open({ localDemoUrl: 'http://demo.example.org:4010/v1' });
+    expect(store.get('local')?.baseUrl).toBe('http://127.0.0.1:4010/v1');
+    expect(store.list().notice).toMatch(/Local demo address .* must use https:\/\//);
+  });
+
   it('explains a broken resources file instead of crashing', async () => {
     const resources = join(dataDir, 'resources.json');
     await writeFile(resources, '{ "version": 1, "production": ');
