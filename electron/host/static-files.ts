@@ -6,19 +6,9 @@
 import { readFile, stat } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import { extname, join, resolve, sep } from 'node:path';
+import { CONTENT_SECURITY_POLICY } from '../core/content-security-policy';
 
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-  "object-src 'none'",
-].join('; ');
+export { CONTENT_SECURITY_POLICY };
 
 /** Headers every answer of the host carries. */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {

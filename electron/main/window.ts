@@ -1,0 +1,102 @@
+/**
+ * The main window, following Electron's security checklist: context isolation, sandbox, no
+ * Node in the renderer, a strict CSP (header and meta), every navigation and new window
+ * denied, every permission request denied. Size and position are remembered in userData.
+ */
+import { BrowserWindow, screen, session, type Session, type WebContents } from 'electron';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { CONTENT_SECURITY_POLICY } from '../core/content-security-policy';
+import { DEFAULT_SIZE, isVisibleOn, loadWindowBounds, saveWindowBounds } from './window-bounds';
+
+export const WINDOW_BOUNDS_FILE = 'window-bounds.json';
+
+export interface MainWindowOptions {
+  /** Folder of the built app (`out/main` at run time): the preload and renderer are beside it. */
+  outDir: string;
+  userDataDir: string;
+  /** electron-vite's dev server (`ELECTRON_RENDERER_URL`), when not packaged. */
+  devServerUrl?: string;
+}
+
+export function webPreferences(outDir: string): Electron.WebPreferences {
+  return {
+    preload: join(outDir, '../preload/index.cjs'),
+    contextIsolation: true,
+    sandbox: true,
+    nodeIntegration: false,
+    nodeIntegrationInWorker: false,
+    nodeIntegrationInSubFrames: false,
+    webviewTag: false,
+    webSecurity: true,
+    allowRunningInsecureContent: false,
+    spellcheck: false,
+  };
+}
+
+/** The page the window shows, and the test that a URL is that page. */
+export function appPage(options: MainWindowOptions): { url: string; isAppUrl: (url: string) => boolean } {
+  if (options.devServerUrl) {
+    const origin = new URL(options.devServerUrl).origin;
+    return { url: options.devServerUrl, isAppUrl: (url) => safeOrigin(url) === origin };
+  }
+  const page = pathToFileURL(join(options.outDir, '../renderer/index.html')).href;
+  return { url: page, isAppUrl: (url) => url.split(/[?#]/)[0] === page };
+}
+
+function safeOrigin(url: string): string | null {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+}
+
+/** Denies navigation, new windows and webviews on any webContents. */
+export function guardWebContents(contents: WebContents): void {
+  contents.on('will-navigate', (event) => event.preventDefault());
+  contents.on('will-redirect', (event) => event.preventDefault());
+  contents.on('will-attach-webview', (event) => event.preventDefault());
+  contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+}
+
+/** Denies every permission and adds the CSP header to every response of the session. */
+export function guardSession(target: Session): void {
+  target.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  target.setPermissionCheckHandler(() => false);
+  target.webRequest.onHeadersReceived((details, callback) => {
+    callback({
+      responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] },
+    });
+  });
+}
+
+export function createMainWindow(options: MainWindowOptions): BrowserWindow {
+  const boundsFile = join(options.userDataDir, WINDOW_BOUNDS_FILE);
+  const saved = loadWindowBounds(boundsFile);
+  const workAreas = screen.getAllDisplays().map((display) => display.workArea);
+  const position = saved && isVisibleOn(saved, workAreas) ? saved : null;
+
+  guardSession(session.defaultSession);
+  const win = new BrowserWindow({
+    width: position?.width ?? DEFAULT_SIZE.width,
+    height: position?.height ?? DEFAULT_SIZE.height,
+    ...(position ? { x: position.x, y: position.y } : {}),
+    minWidth: 640,
+    minHeight: 480,
+    show: false,
+    title: 'Adoption Desk',
+    webPreferences: webPreferences(options.outDir),
+  });
+  guardWebContents(win.webContents);
+  if (position?.maximized) win.maximize();
+  win.once('ready-to-show', () => win.show());
+  win.on('close', () => {
+    const bounds = win.getNormalBounds();
+    saveWindowBounds(boundsFile, { ...bounds, maximized: win.isMaximized() });
+  });
+
+  const page = appPage(options);
+  void win.loadURL(page.url);
+  return win;
+}

@@ -1,0 +1,116 @@
+/**
+ * A stand-in for the `electron` module (never the real one: its binary cannot be installed
+ * here), recording what the main process asks of it. Used with `vi.mock('electron', …)`.
+ */
+type Listener = (...args: unknown[]) => unknown;
+
+class Emitter {
+  readonly listeners = new Map<string, Listener[]>();
+  on(event: string, listener: Listener): this {
+    this.listeners.set(event, [...(this.listeners.get(event) ?? []), listener]);
+    return this;
+  }
+  once(event: string, listener: Listener): this {
+    return this.on(event, listener);
+  }
+  fire(event: string, ...args: unknown[]): unknown[] {
+    return (this.listeners.get(event) ?? []).map((listener) => listener(...args));
+  }
+}
+
+export class FakeWebContents extends Emitter {
+  readonly id = Math.floor(Math.random() * 1e6);
+  mainFrame: { url: string } = { url: '' };
+  windowOpenHandler: ((details: unknown) => unknown) | null = null;
+  sent: [string, unknown][] = [];
+  destroyed = false;
+  setWindowOpenHandler(handler: (details: unknown) => unknown): void {
+    this.windowOpenHandler = handler;
+  }
+  send(channel: string, payload: unknown): void {
+    this.sent.push([channel, payload]);
+  }
+  isDestroyed(): boolean {
+    return this.destroyed;
+  }
+}
+
+export function createElectronStandIn() {
+  const windows: FakeBrowserWindow[] = [];
+  const handlers = new Map<string, Listener>();
+
+  class FakeBrowserWindow extends Emitter {
+    readonly webContents = new FakeWebContents();
+    loadedUrl: string | null = null;
+    maximized = false;
+    constructor(readonly options: Record<string, unknown>) {
+      super();
+      windows.push(this);
+    }
+    loadURL(url: string): Promise<void> {
+      this.loadedUrl = url;
+      this.webContents.mainFrame.url = url;
+      return Promise.resolve();
+    }
+    show(): void {}
+    focus(): void {}
+    restore(): void {}
+    isMinimized(): boolean {
+      return false;
+    }
+    maximize(): void {
+      this.maximized = true;
+    }
+    isMaximized(): boolean {
+      return this.maximized;
+    }
+    isDestroyed(): boolean {
+      return false;
+    }
+    getNormalBounds() {
+      return { x: 10, y: 20, width: 1000, height: 700 };
+    }
+  }
+
+  const app = Object.assign(new Emitter(), {
+    userData: '',
+    hasLock: true,
+    quitCalls: 0,
+    requestSingleInstanceLock: () => app.hasLock,
+    quit: () => void app.quitCalls++,
+    whenReady: () => Promise.resolve(),
+    getPath: (name: string) => (name === 'userData' ? app.userData : `/tmp/${name}`),
+    isPackaged: false,
+  });
+
+  const permissions = {
+    requestHandler: null as null | ((wc: unknown, permission: string, callback: (granted: boolean) => void) => void),
+    checkHandler: null as null | ((...args: unknown[]) => boolean),
+    headersHandler: null as null | ((details: unknown, callback: (response: unknown) => void) => void),
+  };
+
+  const module = {
+    app,
+    BrowserWindow: FakeBrowserWindow,
+    ipcMain: {
+      handle: (channel: string, listener: Listener) => {
+        if (handlers.has(channel)) throw new Error(`second handler for ${channel}`);
+        handlers.set(channel, listener);
+      },
+      removeHandler: (channel: string) => void handlers.delete(channel),
+    },
+    screen: { getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }] },
+    session: {
+      defaultSession: {
+        setPermissionRequestHandler: (h: typeof permissions.requestHandler) => void (permissions.requestHandler = h),
+        setPermissionCheckHandler: (h: typeof permissions.checkHandler) => void (permissions.checkHandler = h),
+        webRequest: {
+          onHeadersReceived: (h: typeof permissions.headersHandler) => void (permissions.headersHandler = h),
+        },
+      },
+    },
+  };
+  return { module, windows, handlers, permissions };
+}
+
+export type ElectronStandIn = ReturnType<typeof createElectronStandIn>;
