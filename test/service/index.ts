@@ -2,6 +2,7 @@
  * The local Animal Adoption Service (interface.md): `startService(options)` starts it over real
  * HTTP and returns its base URL (ending in `/v1`) and `stop()`. See docs/local-service.md.
  */
+import { EventEmitter } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { createFaultPicker, createLatencyPicker } from './faults';
@@ -28,6 +29,11 @@ export interface RunningService {
   port: number;
   logFile?: string;
   dataFile?: string;
+  /**
+   * `line` (a RequestLogLine, whether or not `--log` is set) when a request is finished, and
+   * `prepared` ({ method, path }) when an operation passed validation and is about to run.
+   */
+  events: EventEmitter;
   /** How many animals the store holds. */
   animalCount(): number;
   /** Closes the server and every connection (stalled ones too), after pending saves. */
@@ -69,7 +75,11 @@ export async function startService(input: ServiceOptions = {}): Promise<RunningS
   if (dataFile) await writeDataFile(dataFile, snapshot());
   const saves = dataFile ? new SaveQueue(dataFile, snapshot) : null;
 
-  const server = createServer({ requestTimeout: options.requestTimeoutMs, headersTimeout: options.requestTimeoutMs });
+  const server = createServer({
+    requestTimeout: options.requestTimeoutMs,
+    headersTimeout: options.requestTimeoutMs,
+    connectionsCheckingInterval: Math.min(30_000, Math.max(50, Math.floor(options.requestTimeoutMs / 4))),
+  });
   const sockets = new Set<Socket>();
   server.on('connection', (socket) => {
     sockets.add(socket);
@@ -82,6 +92,7 @@ export async function startService(input: ServiceOptions = {}): Promise<RunningS
   const url = `http://${hostInUrl}:${port}${BASE_PATH}`;
 
   const limiter = new RateLimiter(options);
+  const events = new EventEmitter();
   const handler = createRequestHandler({
     store,
     idempotency,
@@ -91,7 +102,8 @@ export async function startService(input: ServiceOptions = {}): Promise<RunningS
     now,
     keys: options.keys,
     limiter,
-    log: new RequestLog(options.logFile),
+    log: new RequestLog(options.logFile, (line) => events.emit('line', line)),
+    onPrepared: (method, path) => events.emit('prepared', { method, path }),
     pickFault: createFaultPicker(options.faults, options.seed),
     pickLatency: createLatencyPicker(options.latency, options.seed),
   });
@@ -114,6 +126,7 @@ export async function startService(input: ServiceOptions = {}): Promise<RunningS
     port,
     logFile: options.logFile,
     dataFile,
+    events,
     animalCount: () => store.size,
     stop: () => {
       stopping ??= (async () => {

@@ -18,6 +18,8 @@ export interface HandlerContext extends OperationContext {
   log: RequestLog;
   pickFault(): FaultKind | null;
   pickLatency(): number;
+  /** Called once an operation is validated (and its Idempotency-Key claimed), before latency and faults. */
+  onPrepared(method: string, path: string): void;
 }
 
 /** What is known about a request so far, for its log line. */
@@ -142,6 +144,7 @@ async function handle(ctx: HandlerContext, exchange: Exchange): Promise<void> {
   line.idempotencyKey = typeof idempotencyKey === 'string' && req.method === 'POST' ? idempotencyKey : null;
   const prepared = prepareOperation(routed.route, { req, query, body: body.text, scope }, ctx);
   if ('reply' in prepared) return send(ctx, exchange, prepared.reply);
+  ctx.onPrepared(line.method, path);
   await runOperation(ctx, exchange, prepared.operation);
 }
 
@@ -152,9 +155,11 @@ async function runOperation(ctx: HandlerContext, exchange: Exchange, operation: 
   const fault = ctx.pickFault();
   line.fault = fault;
   if (fault === 'stall') {
-    operation.abandon();
-    exchange.line.outcome = 'stalled';
-    req.socket.once('close', () => exchange.finish(ctx.log, 'stalled', null));
+    // still in flight (an Idempotency-Key stays claimed) until the client gives up
+    req.socket.once('close', () => {
+      operation.abandon();
+      exchange.finish(ctx.log, 'stalled', null);
+    });
     return;
   }
   if (

@@ -31,10 +31,14 @@ export interface RequestLogLine {
 }
 
 export class RequestLog {
-  constructor(private readonly file: string | undefined) {}
+  constructor(
+    private readonly file: string | undefined,
+    private readonly onLine: (line: RequestLogLine) => void = () => {},
+  ) {}
 
   write(line: RequestLogLine): void {
     if (this.file) appendFileSync(this.file, `${JSON.stringify(line)}\n`);
+    this.onLine(line);
   }
 }
 
