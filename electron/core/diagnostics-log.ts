@@ -1,0 +1,22 @@
+/** The request log shown in Diagnostics: the last DIAGNOSTICS_KEPT entries, oldest first. */
+import { DIAGNOSTICS_KEPT, type DiagnosticEntry } from '../../src/shared/diagnostics';
+
+export class DiagnosticsLog {
+  private readonly items: DiagnosticEntry[] = [];
+
+  constructor(private readonly capacity = DIAGNOSTICS_KEPT) {}
+
+  add(entry: DiagnosticEntry): void {
+    this.items.push(entry);
+    if (this.items.length > this.capacity) this.items.splice(0, this.items.length - this.capacity);
+  }
+
+  /** A copy of the kept entries, oldest first. */
+  entries(): DiagnosticEntry[] {
+    return [...this.items];
+  }
+
+  clear(): void {
+    this.items.length = 0;
+  }
+}

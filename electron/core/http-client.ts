@@ -1,0 +1,165 @@
+/**
+ * One HTTP exchange over an injected `fetch` (Electron's `net.fetch`, or Node's own): the
+ * bearer key added here and only here, a headers timeout and a total timeout on the
+ * injected clock, the caller's cancellation, redirects followed only within the origin
+ * (never elsewhere with the key), and a response body cap read as a stream.
+ */
+import type { AppError } from '../../src/shared/result';
+import type { Clock } from './clock';
+
+export const HEADERS_TIMEOUT_MS = 15_000;
+export const TOTAL_TIMEOUT_MS = 30_000;
+export const MAX_BODY_BYTES = 5 * 1024 * 1024;
+const MAX_REDIRECTS = 3;
+
+export interface HttpRequest {
+  method: 'GET' | 'POST';
+  url: URL;
+  /** Extra headers (never `Authorization`: the key goes in `bearerKey`). */
+  headers?: Record<string, string>;
+  body?: string;
+  bearerKey: string;
+  signal?: AbortSignal;
+}
+
+export interface HttpOptions {
+  fetch: typeof fetch;
+  clock: Clock;
+  headersTimeoutMs?: number;
+  totalTimeoutMs?: number;
+  maxBodyBytes?: number;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
+export type HttpExchange =
+  | { kind: 'response'; response: HttpResponse }
+  /** No usable response: `offline`, `timeout`, `cancelled` or `bad_response`; headers when some came. */
+  | { kind: 'failure'; error: AppError; headers: Headers | null; status: number | null };
+
+export const MESSAGES = {
+  offline: 'The service could not be reached. Check the network connection.',
+  timeout: 'The service took too long to answer. Try again in a moment.',
+  cancelled: 'The request was cancelled.',
+  tooLarge: 'The service sent a response that is too large to read.',
+  redirect: 'The service tried to redirect the request to another address; the request was stopped.',
+  tooManyRedirects: 'The service redirected the request too many times.',
+};
+
+type AbortCause = 'timeout' | 'cancelled' | null;
+
+class BodyTooLarge extends Error {}
+
+/** Sends one request and reads its body, never throwing. */
+export async function sendHttp(request: HttpRequest, options: HttpOptions): Promise<HttpExchange> {
+  const { clock } = options;
+  const controller = new AbortController();
+  let cause: AbortCause = null;
+  const abort = (why: Exclude<AbortCause, null>): void => {
+    if (cause === null) cause = why;
+    controller.abort(new Error(why));
+  };
+  const onCallerAbort = (): void => abort('cancelled');
+  if (request.signal?.aborted) return failure('cancelled', MESSAGES.cancelled, null);
+  request.signal?.addEventListener('abort', onCallerAbort, { once: true });
+  const total = clock.setTimeout(() => abort('timeout'), options.totalTimeoutMs ?? TOTAL_TIMEOUT_MS);
+  const headersTimer = clock.setTimeout(() => abort('timeout'), options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS);
+  let received: Response | null = null;
+  try {
+    received = await fetchFollowingSameOrigin(request, options.fetch, controller.signal);
+    clock.clearTimeout(headersTimer);
+    if (received.status >= 300 && received.status < 400) {
+      // a redirect left unfollowed: it pointed to another origin
+      await received.body?.cancel().catch(() => undefined);
+      return failure('bad_response', MESSAGES.redirect, received);
+    }
+    const text = await readCapped(received, options.maxBodyBytes ?? MAX_BODY_BYTES);
+    return { kind: 'response', response: { status: received.status, headers: received.headers, text } };
+  } catch (error) {
+    if (error instanceof BodyTooLarge) return failure('bad_response', MESSAGES.tooLarge, received);
+    if (error instanceof TooManyRedirects) return failure('bad_response', MESSAGES.tooManyRedirects, null);
+    if (cause === 'timeout') return failure('timeout', MESSAGES.timeout, received);
+    if (cause === 'cancelled') return failure('cancelled', MESSAGES.cancelled, received);
+    return failure('offline', MESSAGES.offline, received);
+  } finally {
+    clock.clearTimeout(headersTimer);
+    clock.clearTimeout(total);
+    request.signal?.removeEventListener('abort', onCallerAbort);
+  }
+}
+
+function failure(code: string, message: string, response: Response | null): HttpExchange {
+  return {
+    kind: 'failure',
+    error: { code, message, ...(response ? { status: response.status } : {}) },
+    headers: response?.headers ?? null,
+    status: response?.status ?? null,
+  };
+}
+
+class TooManyRedirects extends Error {}
+
+/**
+ * Fetches with `redirect: 'manual'`. A redirect within the same origin is followed (at most
+ * 3, the key added again); one to another origin is returned as is, and never followed.
+ */
+async function fetchFollowingSameOrigin(request: HttpRequest, doFetch: typeof fetch, signal: AbortSignal) {
+  const origin = request.url.origin;
+  let url = request.url;
+  let method = request.method;
+  let body = request.body;
+  for (let hop = 0; ; hop += 1) {
+    const headers: Record<string, string> = {
+      Accept: 'application/json',
+      ...request.headers,
+      Authorization: `Bearer ${request.bearerKey}`,
+    };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    const response = await doFetch(url, { method, headers, body: body ?? null, redirect: 'manual', signal });
+    const location = response.headers.get('Location');
+    const isRedirect = [301, 302, 303, 307, 308].includes(response.status) && location !== null;
+    if (!isRedirect) return response;
+    let next: URL;
+    try {
+      next = new URL(location, url);
+    } catch {
+      return response;
+    }
+    if (next.origin !== origin) return response;
+    if (hop >= MAX_REDIRECTS) throw new TooManyRedirects();
+    await response.body?.cancel().catch(() => undefined);
+    if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
+      method = 'GET';
+      body = undefined;
+    }
+    url = next;
+  }
+}
+
+/** Reads the body as UTF-8, giving up as soon as it passes `maxBytes`. */
+async function readCapped(response: Response, maxBytes: number): Promise<string> {
+  const declared = Number(response.headers.get('Content-Length'));
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await response.body?.cancel().catch(() => undefined);
+    throw new BodyTooLarge();
+  }
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw new BodyTooLarge();
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder('utf-8').decode(Buffer.concat(chunks));
+}

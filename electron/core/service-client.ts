@@ -1,0 +1,209 @@
+/**
+ * The Animal Adoption Service operations of one profile: every call goes through the
+ * profile's rate-limit governor, then one HTTP exchange (http-client.ts), then the codec
+ * and the zod contract (response-mapping.ts). Results are values shaped like the outputs of
+ * the matching channels of src/shared/api.ts. Every attempt is reported to `onRequest`.
+ */
+import { z } from 'zod';
+import { Animal, ListQuery, NewPet, Pets, type ListQuery as ListQueryInput } from '../../src/shared/animal';
+import type { ChannelOutput } from '../../src/shared/api';
+import type { DiagnosticEntry } from '../../src/shared/diagnostics';
+import { isInt64String } from '../../src/shared/int64';
+import { encodeJson } from '../../src/shared/json-codec';
+import { err, ok, type Result } from '../../src/shared/result';
+import type { Clock } from './clock';
+import { QueueCancelledError, type RateLimitGovernor, type TaskKind } from './governor';
+import { sendHttp, MESSAGES, type HttpOptions } from './http-client';
+import { ERROR_MESSAGES, outcomeOf, resultOf } from './response-mapping';
+import { buildUrl, redactKey } from './url-join';
+
+/** Removal date of `GET /pets/{petId}` (interface.md): Thu, 05 Dec 2030 00:00:00 GMT. */
+export const GET_PET_SUNSET_MS = Date.UTC(2030, 11, 5);
+
+export interface ServiceClientOptions {
+  fetch: typeof fetch;
+  baseUrl: string;
+  getKey: () => Promise<string | null>;
+  governor: RateLimitGovernor;
+  clock: Clock;
+  profileId: string;
+  onRequest?: (entry: DiagnosticEntry) => void;
+  http?: Pick<HttpOptions, 'headersTimeoutMs' | 'totalTimeoutMs' | 'maxBodyBytes'>;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+export interface ServiceClient {
+  listPets(query: z.input<typeof ListQuery>, options?: CallOptions): Promise<Result<ChannelOutput<'listPets'>>>;
+  getPet(id: string, options?: CallOptions): Promise<Result<ChannelOutput<'getPet'>>>;
+  createPet(pet: NewPet, idempotencyKey: string, options?: CallOptions): Promise<Result<ChannelOutput<'createPet'>>>;
+  ordersRaw(options?: CallOptions): Promise<Result<ChannelOutput<'ordersRaw'>>>;
+  testKey(): Promise<Result<ChannelOutput<'testKey'>>>;
+}
+
+interface Call<S extends z.ZodType> {
+  kind: TaskKind;
+  method: 'GET' | 'POST';
+  segments: string[];
+  query?: URLSearchParams;
+  body?: string;
+  idempotencyKey?: string;
+  schema: S;
+  signal?: AbortSignal | undefined;
+}
+
+interface Answer<T> {
+  result: Result<T>;
+  headers: Headers | null;
+  fetchedAt: number;
+}
+
+const NO_KEY = 'No API key is saved for this profile. Add one in the profile settings.';
+
+export function createServiceClient(options: ServiceClientOptions): ServiceClient {
+  const { clock, governor } = options;
+  let getPetGone = false;
+  const http: HttpOptions = { fetch: options.fetch, clock, ...options.http };
+
+  async function execute<S extends z.ZodType>(call: Call<S>): Promise<Answer<z.output<S>>> {
+    const relative = `/${call.segments.join('/')}${call.query && [...call.query].length > 0 ? `?${call.query}` : ''}`;
+    const retryable = call.method === 'GET' || Boolean(call.idempotencyKey);
+    try {
+      return await governor.schedule<Answer<z.output<S>>>(
+        call.kind,
+        async () => {
+          const key = await options.getKey();
+          if (!key)
+            return {
+              value: { result: err('no_key', NO_KEY), headers: null, fetchedAt: clock.now() },
+              outcome: 'final',
+              headers: null,
+            };
+          const started = clock.now();
+          const exchange = await sendHttp(
+            {
+              method: call.method,
+              url: buildUrl(options.baseUrl, call.segments, call.query),
+              bearerKey: key,
+              ...(call.body !== undefined ? { body: call.body } : {}),
+              ...(call.idempotencyKey ? { headers: { 'Idempotency-Key': call.idempotencyKey } } : {}),
+              ...(call.signal ? { signal: call.signal } : {}),
+            },
+            http,
+          );
+          const fetchedAt = clock.now();
+          const result = redactKey(resultOf(exchange, call.schema, fetchedAt), key);
+          const headers = exchange.kind === 'response' ? exchange.response.headers : exchange.headers;
+          const status = exchange.kind === 'response' ? exchange.response.status : exchange.status;
+          options.onRequest?.({
+            at: started,
+            profileId: options.profileId,
+            method: call.method,
+            path: relative,
+            status,
+            durationMs: Math.max(0, fetchedAt - started),
+            rateLimit: {
+              limit: headers?.get('X-RateLimit-Limit') ?? null,
+              remaining: headers?.get('X-RateLimit-Remaining') ?? null,
+              reset: headers?.get('X-RateLimit-Reset') ?? null,
+              retryAfter: headers?.get('Retry-After') ?? null,
+            },
+            idempotencyKey: call.idempotencyKey ?? null,
+            outcome: result.ok ? 'ok' : result.error.code,
+          });
+          return { value: { result, headers, fetchedAt }, outcome: outcomeOf(result), headers };
+        },
+        { retryable, ...(call.signal ? { signal: call.signal } : {}) },
+      );
+    } catch (error) {
+      const result =
+        error instanceof QueueCancelledError
+          ? err('cancelled', MESSAGES.cancelled)
+          : err('internal', 'The request failed unexpectedly.');
+      return { result, headers: null, fetchedAt: clock.now() };
+    }
+  }
+
+  return {
+    async listPets(query, callOptions = {}) {
+      const parsed = ListQuery.safeParse(query);
+      if (!parsed.success)
+        return err('invalid_request', parsed.error.issues[0]?.message ?? 'The list query is invalid.');
+      const params = listParams(parsed.data);
+      const answer = await execute({
+        kind: 'read',
+        method: 'GET',
+        segments: ['pets'],
+        query: params,
+        schema: Pets,
+        signal: callOptions.signal,
+      });
+      return answer.result.ok ? ok({ animals: answer.result.data, fetchedAt: answer.fetchedAt }) : answer.result;
+    },
+
+    async getPet(id, callOptions = {}) {
+      if (!isInt64String(id)) return err('invalid_request', 'The animal id must be a whole number.');
+      if (getPetGone || clock.now() >= GET_PET_SUNSET_MS) return err('gone', ERROR_MESSAGES.gone, { status: 410 });
+      const answer = await execute({
+        kind: 'read',
+        method: 'GET',
+        segments: ['pets', id],
+        schema: Animal,
+        signal: callOptions.signal,
+      });
+      if (!answer.result.ok) {
+        if (answer.result.error.code === 'gone') getPetGone = true;
+        return answer.result;
+      }
+      const deprecation = {
+        deprecation: answer.headers?.get('Deprecation') ?? null,
+        sunset: answer.headers?.get('Sunset') ?? null,
+      };
+      return ok({ animal: answer.result.data, fetchedAt: answer.fetchedAt, deprecation });
+    },
+
+    async createPet(pet, idempotencyKey, callOptions = {}) {
+      const parsed = NewPet.safeParse(pet);
+      if (!parsed.success)
+        return err('invalid_request', parsed.error.issues[0]?.message ?? 'The new animal is invalid.');
+      const answer = await execute({
+        kind: 'write',
+        method: 'POST',
+        segments: ['pets'],
+        body: encodeJson(parsed.data),
+        idempotencyKey,
+        schema: Animal,
+        signal: callOptions.signal,
+      });
+      return answer.result.ok ? ok({ animal: answer.result.data, fetchedAt: answer.fetchedAt }) : answer.result;
+    },
+
+    async ordersRaw(callOptions = {}) {
+      const answer = await execute({
+        kind: 'read',
+        method: 'GET',
+        segments: ['store', 'orders'],
+        schema: z.json(),
+        signal: callOptions.signal,
+      });
+      return answer.result.ok ? ok({ body: answer.result.data, fetchedAt: answer.fetchedAt }) : answer.result;
+    },
+
+    async testKey() {
+      const result = await this.listPets({ limit: 1 });
+      if (result.ok) return ok({ result: 'valid', message: 'The service accepted the key.' });
+      const { code, message } = result.error;
+      if (code === 'no_key') return result;
+      if (code === 'unauthorized' || code === 'banned') return ok({ result: 'invalid', message });
+      return ok({ result: 'unreachable', message });
+    },
+  };
+}
+
+function listParams(query: ListQueryInput): URLSearchParams {
+  const params = new URLSearchParams({ limit: String(query.limit) });
+  if (query.status) params.set('status', query.status);
+  return params;
+}
