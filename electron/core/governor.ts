@@ -50,7 +50,8 @@ export class RateLimitGovernor {
   private writeInFlight = false;
   private pausedUntil: number | null = null;
   private pauseReason: PauseReason | null = null;
-  private needProbe = false;
+  /** Starts true: until a first response tells the state of the window, one request goes alone. */
+  private needProbe = true;
   private probeInFlight = false;
   private consecutive429 = 0;
   private notice: string | null = null;
@@ -196,6 +197,8 @@ export class RateLimitGovernor {
   private settle(entry: Entry, report: AttemptReport<unknown>, isProbe: boolean): void {
     const now = this.clock.now();
     this.release(entry, isProbe);
+    // a probe answered without a 429 opens the queue, unless its own headers start a new wait
+    if (isProbe && report.outcome !== 'rate_limited' && report.outcome !== 'banned') this.needProbe = false;
     const notices = report.headers ? this.learn(report.headers, now) : [];
     const canRetry = entry.retryable && entry.attempt <= this.maxRetries && !entry.signal?.aborted;
     const skewMs = this.window.skewMs;
@@ -208,7 +211,6 @@ export class RateLimitGovernor {
     } else if (report.outcome === 'banned') {
       this.apply(pauseForBan(report.headers, report.bannedUntil ?? null, now, skewMs));
     } else {
-      if (isProbe) this.needProbe = false;
       if (report.outcome === 'ok') this.consecutive429 = 0;
       if (report.outcome === 'transient' && canRetry) {
         const decision = retryAfterTransient(report.headers, entry.attempt - 1, now, skewMs, this.random);
