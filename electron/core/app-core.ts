@@ -1,0 +1,156 @@
+/**
+ * The app core, wired once for both transports: profiles, API keys in the keychain, one
+ * rate-limit governor and service client per profile, the request log, and the router
+ * that serves every channel of the contract. Events (governor snapshots, connectivity,
+ * profile changes) go out through `events`.
+ */
+import { join } from 'node:path';
+import type { ChannelOutput } from '../../src/shared/api';
+import type { Profile } from '../../src/shared/profile';
+import { err, ok, type Result } from '../../src/shared/result';
+import { systemClock, type Clock } from './clock';
+import { ConnectivityTracker } from './connectivity';
+import { DiagnosticsLog } from './diagnostics-log';
+import { createEventBus, type EventBus } from './event-bus';
+import { RateLimitGovernor } from './governor';
+import { KeyService } from './key-service';
+import { ProfileStore } from './profile-store';
+import { createRouter, type Handlers, type Router } from './router';
+import type { SecretStore } from './secret-store';
+import { createServiceClient } from './service-client';
+
+export interface AppCoreOptions {
+  /** Electron's `net.fetch` in the app, Node's `fetch` in the browser host. */
+  fetch: typeof fetch;
+  /** The app's data folder (profiles.json lives there). */
+  dataDir: string;
+  secretStore: SecretStore;
+  /** Folder holding `profiles.json` with the organisation's built-in addresses. */
+  resourcesDir: string;
+  /** The Local demo profile's address (default http://127.0.0.1:4010/v1). */
+  localDemoUrl?: string;
+  clock?: Clock;
+  logError?: (message: string) => void;
+}
+
+export interface AppCore {
+  router: Router;
+  events: EventBus;
+  dispose(): Promise<void>;
+}
+
+type ServiceClient = ReturnType<typeof createServiceClient>;
+interface ProfileClient {
+  baseUrl: string;
+  governor: RateLimitGovernor;
+  client: ServiceClient;
+  stopSnapshots: () => void;
+}
+
+const notConfigured = (profile: Profile | null) =>
+  profile
+    ? err('not_configured', `The profile "${profile.name}" has no service address yet.`)
+    : err('not_configured', 'There is no profile with this id.');
+
+export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
+  const clock = options.clock ?? systemClock;
+  const logError = options.logError ?? ((message: string) => console.error(message));
+  const events = createEventBus((error) => logError(`event listener failed: ${String(error)}`));
+  const profiles = await ProfileStore.open({
+    dataDir: options.dataDir,
+    builtIns: { file: join(options.resourcesDir, 'profiles.json') },
+    ...(options.localDemoUrl ? { localDemoUrl: options.localDemoUrl } : {}),
+  });
+  const keys = new KeyService(options.secretStore, { profileExists: (id) => profiles.get(id) !== null });
+  const diagnostics = new DiagnosticsLog();
+  const connectivity = new ConnectivityTracker(clock, (payload) => events.emit('connectivity', payload));
+  const clients = new Map<string, ProfileClient>();
+  const idleGovernors = new Map<string, RateLimitGovernor>();
+
+  function drop(profileId: string): void {
+    const entry = clients.get(profileId);
+    if (!entry) return;
+    clients.delete(profileId);
+    entry.stopSnapshots();
+    entry.governor.dispose();
+  }
+
+  /** The profile's client, made on first use and remade when its address changed. */
+  function clientFor(profileId: string): ProfileClient | Result<never> {
+    const profile = profiles.get(profileId);
+    if (!profile?.baseUrl) return notConfigured(profile);
+    const existing = clients.get(profileId);
+    if (existing?.baseUrl === profile.baseUrl) return existing;
+    drop(profileId);
+    const governor = new RateLimitGovernor({ profileId, clock });
+    const stopSnapshots = governor.onSnapshot((snapshot) => events.emit('governor', snapshot));
+    const client = createServiceClient({
+      fetch: options.fetch,
+      baseUrl: profile.baseUrl,
+      profileId,
+      governor,
+      clock,
+      getKey: () => keys.getKey(profileId),
+      onRequest: (entry) => diagnostics.add(entry),
+    });
+    const made = { baseUrl: profile.baseUrl, governor, client, stopSnapshots };
+    clients.set(profileId, made);
+    return made;
+  }
+
+  async function withClient<T>(
+    profileId: string,
+    call: (client: ServiceClient) => Promise<Result<T>>,
+  ): Promise<Result<T>> {
+    const entry = clientFor(profileId);
+    if (!('client' in entry)) return entry;
+    const result = await call(entry.client);
+    connectivity.observe(profileId, result);
+    return result;
+  }
+
+  const handlers: Handlers = {
+    listPets: ({ profileId, query }) => withClient(profileId, (c) => c.listPets(query)),
+    getPet: ({ profileId, id }) => withClient(profileId, (c) => c.getPet(id)),
+    createPet: ({ profileId, pet, idempotencyKey }) => withClient(profileId, (c) => c.createPet(pet, idempotencyKey)),
+    ordersRaw: ({ profileId }) => withClient(profileId, (c) => c.ordersRaw()),
+    testKey: ({ profileId }) => withClient(profileId, (c) => c.testKey()),
+    listProfiles: async () => ok(profiles.list()),
+    saveProfile: (input) => profiles.save(input),
+    removeProfile: async ({ profileId }) => {
+      const removed = await profiles.remove(profileId);
+      if (removed.ok) {
+        drop(profileId);
+        // The key of a removed profile has no use any more; failing to delete it is harmless.
+        await keys.clearKey(profileId).catch(() => undefined);
+      }
+      return removed;
+    },
+    setKey: ({ profileId, key }) => keys.setKey(profileId, key),
+    clearKey: ({ profileId }) => keys.clearKey(profileId),
+    hasKey: ({ profileId }) => keys.hasKey(profileId),
+    governorSnapshot: async ({ profileId }): Promise<Result<ChannelOutput<'governorSnapshot'>>> => {
+      const entry = clientFor(profileId);
+      if ('governor' in entry) return ok(entry.governor.snapshot());
+      if (!profiles.get(profileId)) return entry;
+      // A profile without an address has an idle governor: nothing learnt, nothing queued.
+      let idle = idleGovernors.get(profileId);
+      if (!idle) idleGovernors.set(profileId, (idle = new RateLimitGovernor({ profileId, clock })));
+      return ok(idle.snapshot());
+    },
+    diagnostics: async () => ok({ entries: diagnostics.entries() }),
+  };
+
+  const stopProfiles = profiles.onChange((list) => events.emit('profiles', list));
+
+  return {
+    router: createRouter(handlers, { logError }),
+    events,
+    async dispose() {
+      stopProfiles();
+      for (const id of [...clients.keys()]) drop(id);
+      for (const governor of idleGovernors.values()) governor.dispose();
+      idleGovernors.clear();
+    },
+  };
+}

@@ -1,0 +1,100 @@
+/**
+ * `npm run host -- [--port N] [--data-dir DIR] [--local-demo-url URL] [--keychain-service NAME]`:
+ * the whole app in a plain browser. Serves the built renderer (`out/renderer`) and the app
+ * core on 127.0.0.1; the first line of stdout is the address to open. Stops on Ctrl+C.
+ */
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { defaultDataDir } from '../core/app-data-dir';
+import { createAppCore } from '../core/app-core';
+import { openOsKeychain } from '../core/os-keychain';
+import { startBrowserHost } from './server';
+
+const HELP = `Usage: npm run host -- [options]
+  --port N                  port on 127.0.0.1 (default: any free port)
+  --data-dir DIR            the app's data folder (default: ${defaultDataDir()})
+  --local-demo-url URL      address of the Local demo service (default http://127.0.0.1:4010/v1)
+  --keychain-service NAME   keychain service name for the API keys (default "Adoption Desk")
+  --renderer-dir DIR        the built renderer (default out/renderer)
+`;
+
+export interface HostCliOptions {
+  port: number;
+  dataDir: string;
+  localDemoUrl: string | undefined;
+  keychainService: string | undefined;
+  rendererDir: string;
+}
+
+export function parseHostArgs(argv: string[]): HostCliOptions | null {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      port: { type: 'string' },
+      'data-dir': { type: 'string' },
+      'local-demo-url': { type: 'string' },
+      'keychain-service': { type: 'string' },
+      'renderer-dir': { type: 'string' },
+      help: { type: 'boolean' },
+    },
+    strict: true,
+  });
+  if (values.help) return null;
+  const port = Number(values.port ?? 0);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error('--port must be a whole number 0–65535');
+  return {
+    port,
+    dataDir: resolve(values['data-dir'] ?? defaultDataDir()),
+    localDemoUrl: values['local-demo-url'],
+    keychainService: values['keychain-service'],
+    rendererDir: resolve(values['renderer-dir'] ?? 'out/renderer'),
+  };
+}
+
+async function main(): Promise<void> {
+  let options: HostCliOptions | null;
+  try {
+    options = parseHostArgs(process.argv.slice(2));
+  } catch (error) {
+    process.stderr.write(`host: ${(error as Error).message}\n\n${HELP}`);
+    process.exit(2);
+  }
+  if (!options) {
+    process.stdout.write(HELP);
+    return;
+  }
+  const core = await createAppCore({
+    fetch: globalThis.fetch,
+    dataDir: options.dataDir,
+    secretStore: await openOsKeychain(options.keychainService),
+    resourcesDir: resolve('resources'),
+    ...(options.localDemoUrl ? { localDemoUrl: options.localDemoUrl } : {}),
+  });
+  const host = await startBrowserHost({
+    router: core.router,
+    events: core.events,
+    rendererDir: options.rendererDir,
+    port: options.port,
+  });
+  process.stdout.write(
+    `${host.url}\nAdoption Desk is running at ${host.url} (this computer only). Data folder: ${options.dataDir}. Ctrl+C stops it.\n`,
+  );
+  let stopping = false;
+  const shutdown = (): void => {
+    if (stopping) return;
+    stopping = true;
+    Promise.all([host.stop(), core.dispose()]).then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
+  main().catch((error: unknown) => {
+    process.stderr.write(`host: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  });
+}
