@@ -1,16 +1,24 @@
-import { app, BrowserWindow } from 'electron';
+/**
+ * Electron's entry: the app core over Electron's `net.fetch` and the OS keychain, the
+ * secure window and the IPC transport (see main-process.ts).
+ */
+import { app, net } from 'electron';
 import { join } from 'node:path';
+import { createAppCore } from '../core/app-core';
+import { openOsKeychain } from '../core/os-keychain';
+import { startMainProcess } from './main-process';
 
-app.whenReady().then(() => {
-  const win = new BrowserWindow({
-    width: 1200,
-    height: 800,
-    webPreferences: {
-      preload: join(import.meta.dirname, '../preload/index.cjs'),
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-    },
-  });
-  void win.loadFile(join(import.meta.dirname, '../renderer/index.html'));
+const resourcesDir = app.isPackaged ? process.resourcesPath : join(app.getAppPath(), 'resources');
+
+startMainProcess({
+  outDir: import.meta.dirname,
+  ...(!app.isPackaged && process.env.ELECTRON_RENDERER_URL ? { devServerUrl: process.env.ELECTRON_RENDERER_URL } : {}),
+  createCore: async (userDataDir) =>
+    createAppCore({
+      fetch: net.fetch as typeof fetch,
+      dataDir: userDataDir,
+      secretStore: await openOsKeychain(process.env.ADOPTION_KEYCHAIN_SERVICE),
+      resourcesDir,
+      ...(process.env.ADOPTION_LOCAL_DEMO_URL ? { localDemoUrl: process.env.ADOPTION_LOCAL_DEMO_URL } : {}),
+    }),
 });
