@@ -77,7 +77,7 @@ export async function sendHttp(request: HttpRequest, options: HttpOptions): Prom
       await received.body?.cancel().catch(() => undefined);
       return failure('bad_response', MESSAGES.redirect, received);
     }
-    const text = await readCapped(received, options.maxBodyBytes ?? MAX_BODY_BYTES);
+    const text = await readCapped(received, options.maxBodyBytes ?? MAX_BODY_BYTES, controller.signal);
     return { kind: 'response', response: { status: received.status, headers: received.headers, text } };
   } catch (error) {
     if (error instanceof BodyTooLarge) return failure('bad_response', MESSAGES.tooLarge, received);
@@ -141,7 +141,7 @@ async function fetchFollowingSameOrigin(request: HttpRequest, doFetch: typeof fe
 }
 
 /** Reads the body as UTF-8, giving up as soon as it passes `maxBytes`. */
-async function readCapped(response: Response, maxBytes: number): Promise<string> {
+async function readCapped(response: Response, maxBytes: number, signal: AbortSignal): Promise<string> {
   const declared = Number(response.headers.get('Content-Length'));
   if (Number.isFinite(declared) && declared > maxBytes) {
     await response.body?.cancel().catch(() => undefined);
@@ -149,17 +149,24 @@ async function readCapped(response: Response, maxBytes: number): Promise<string>
   }
   if (!response.body) return '';
   const reader = response.body.getReader();
+  const onAbort = (): void => void reader.cancel().catch(() => undefined);
+  signal.addEventListener('abort', onAbort, { once: true });
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw new BodyTooLarge();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (signal.aborted) throw new Error('aborted while reading the body');
+      if (done) break;
+      size += value.byteLength;
+      if (size > maxBytes) {
+        await reader.cancel().catch(() => undefined);
+        throw new BodyTooLarge();
+      }
+      chunks.push(value);
     }
-    chunks.push(value);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
   }
   return new TextDecoder('utf-8').decode(Buffer.concat(chunks));
 }
