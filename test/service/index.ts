@@ -3,13 +3,14 @@
  * HTTP and returns its base URL (ending in `/v1`) and `stop()`. See docs/local-service.md.
  */
 import { EventEmitter } from 'node:events';
-import { createServer, type Server } from 'node:http';
+import { createServer, STATUS_CODES, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { createFaultPicker, createLatencyPicker } from './faults';
 import { IdempotencyRecords } from './idempotency';
 import { resolveOptions, type ResolvedOptions, type ServiceOptions } from './options';
 import { loadDataFile, removeStaleTempFiles, SaveQueue, writeDataFile, type ServiceData } from './persistence';
-import { RateLimiter } from './rate-limits';
+import { PLANS } from './plans';
+import { RateLimiter, type RateLimitHeaders } from './rate-limits';
 import { createRequestHandler } from './request-handler';
 import { RequestLog } from './request-log';
 import { BASE_PATH } from './routes';
@@ -55,6 +56,23 @@ function listen(server: Server, host: string, port: number): Promise<void> {
       resolve();
     });
   });
+}
+
+/** The raw answer to a request Node's parser refused (counted against the client address). */
+function malformedRequestResponse(error: NodeJS.ErrnoException, rate: RateLimitHeaders): string {
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const body = JSON.stringify({ code: 'bad_request', message: `malformed HTTP request (${error.code})`, status });
+  return [
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
+    'Content-Type: application/json',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    `X-RateLimit-Limit: ${rate.limit}`,
+    `X-RateLimit-Remaining: ${rate.remaining}`,
+    `X-RateLimit-Reset: ${rate.reset}`,
+    'Connection: close',
+    '',
+    body,
+  ].join('\r\n');
 }
 
 export async function startService(input: ServiceOptions = {}): Promise<RunningService> {
@@ -109,11 +127,9 @@ export async function startService(input: ServiceOptions = {}): Promise<RunningS
   });
   server.on('request', handler);
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
-    const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
     if (socket.writable && !('_httpMessage' in socket && socket._httpMessage)) {
-      const body = JSON.stringify({ code: 'bad_request', message: `malformed HTTP request (${error.code})`, status });
       socket.end(
-        `HTTP/1.1 ${status} Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+        malformedRequestResponse(error, limiter.check(`ip:${socket.remoteAddress}`, PLANS.free, now()).headers),
       );
     }
     socket.destroy();
