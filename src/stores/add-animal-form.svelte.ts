@@ -1,0 +1,101 @@
+/** The Add form: fields, inline validation by the shared contract, and submit to the outbox. */
+import { NewPet, type PetStatus } from '../shared/animal';
+
+export type FieldErrors = { name?: string; categoryId?: string; status?: string };
+
+/** Turns "007" or " 42 " into the canonical "7" / "42"; anything else is left for the schema to reject. */
+export function canonicalCategoryId(text: string): string {
+  const trimmed = text.trim();
+  if (/^-?\d{1,25}$/.test(trimmed)) return BigInt(trimmed).toString();
+  return trimmed;
+}
+
+function fieldMessage(field: string, value: string): string {
+  if (field === 'name') return value.trim() === '' ? 'Name is required.' : 'Name must be at most 200 characters.';
+  if (field === 'categoryId') {
+    if (value.trim() === '') return 'Category ID is required.';
+    if (!/^-?\d+$/.test(value.trim())) return 'Category ID must be a whole number, such as 3.';
+    return 'Category ID is too large: it must fit a 64-bit whole number.';
+  }
+  return 'Status must be available, pending or sold, or left to the service.';
+}
+
+/** Validates the form's text; returns the payload or the message of each bad field. */
+export function validateNewPet(
+  name: string,
+  categoryId: string,
+  status: PetStatus | '',
+): { ok: true; pet: NewPet } | { ok: false; errors: FieldErrors } {
+  const parsed = NewPet.safeParse({
+    name,
+    categoryId: canonicalCategoryId(categoryId),
+    ...(status === '' ? {} : { status }),
+  });
+  if (parsed.success) return { ok: true, pet: parsed.data };
+  const errors: FieldErrors = {};
+  for (const issue of parsed.error.issues) {
+    const field = String(issue.path[0] ?? '');
+    if (field !== 'name' && field !== 'categoryId' && field !== 'status') continue;
+    errors[field] ??= fieldMessage(field, field === 'name' ? name : field === 'categoryId' ? categoryId : status);
+  }
+  return { ok: false, errors };
+}
+
+export class AddAnimalFormStore {
+  name = $state('');
+  categoryId = $state('');
+  status = $state<PetStatus | ''>('');
+  errors = $state<FieldErrors>({});
+  submitting = $state(false);
+  /** What the last submit did, e.g. "Rex is waiting to send." */
+  message = $state<string | null>(null);
+  failure = $state<string | null>(null);
+  /** Counts resets, so the view can move focus back to Name. */
+  resets = $state(0);
+  #touched = false;
+
+  constructor(
+    private readonly enqueue: (pet: NewPet) => Promise<{ ok: true } | { ok: false; message: string }>,
+    initial?: NewPet,
+  ) {
+    if (initial) {
+      this.name = initial.name;
+      this.categoryId = initial.categoryId;
+      this.status = initial.status ?? '';
+    }
+  }
+
+  /** Re-validates after the first submit attempt, so messages clear as staff fix them. */
+  revalidate(): void {
+    if (!this.#touched) return;
+    const result = validateNewPet(this.name, this.categoryId, this.status);
+    this.errors = result.ok ? {} : result.errors;
+  }
+
+  async submit(): Promise<boolean> {
+    if (this.submitting) return false;
+    this.#touched = true;
+    this.message = null;
+    this.failure = null;
+    const result = validateNewPet(this.name, this.categoryId, this.status);
+    if (!result.ok) {
+      this.errors = result.errors;
+      return false;
+    }
+    this.errors = {};
+    this.submitting = true;
+    const saved = await this.enqueue(result.pet);
+    this.submitting = false;
+    if (!saved.ok) {
+      this.failure = `Not saved: ${saved.message}`;
+      return false;
+    }
+    this.message = `${result.pet.name} is saved on this device and waiting to send.`;
+    this.name = '';
+    this.categoryId = '';
+    this.status = '';
+    this.#touched = false;
+    this.resets += 1;
+    return true;
+  }
+}

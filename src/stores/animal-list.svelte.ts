@@ -1,0 +1,86 @@
+/**
+ * The animal list of one profile: the service's answer to the current query (status,
+ * limit), shown from the cache first and refreshed from the service; offline, the cached
+ * answer stays fully usable. Quick search and sort work over what is loaded.
+ */
+import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN, PET_STATUSES, type PetStatus } from '../shared/animal';
+import type { AdoptionApi } from '../shared/client';
+import type { AppError } from '../shared/result';
+import type { AnimalCache } from '../data/animal-cache';
+import type { CachedAnimal } from '../data/db';
+import { searchAndSort, type SortKey } from './animal-sorting';
+
+export type StatusFilter = PetStatus | 'all';
+export const STATUS_FILTERS: readonly StatusFilter[] = ['all', ...PET_STATUSES];
+
+export type ListState = 'idle' | 'loading' | 'loaded' | 'error';
+
+export class AnimalListStore {
+  status = $state<StatusFilter>('all');
+  limitText = $state(String(LIMIT_DEFAULT));
+  search = $state('');
+  sort = $state<SortKey>('service');
+  rows = $state.raw<CachedAnimal[]>([]);
+  state = $state<ListState>('idle');
+  /** When the rows shown were fetched from the service, null when never. */
+  fetchedAt = $state<number | null>(null);
+  /** The rows come from the cache because the service could not be reached. */
+  offline = $state(false);
+  error = $state<AppError | null>(null);
+  readonly limitError: string | null = $derived.by(() => {
+    const text = this.limitText.trim();
+    if (!/^\d+$/.test(text)) return `Limit must be a whole number from ${LIMIT_MIN} to ${LIMIT_MAX}.`;
+    const value = Number(text);
+    return value < LIMIT_MIN || value > LIMIT_MAX ? `Limit must be from ${LIMIT_MIN} to ${LIMIT_MAX}.` : null;
+  });
+  readonly visible: CachedAnimal[] = $derived(searchAndSort(this.rows, this.search, this.sort));
+  #request = 0;
+
+  constructor(
+    private readonly api: AdoptionApi,
+    readonly profileId: string,
+    private readonly cache: AnimalCache,
+    private readonly onReachability: (error: AppError | null) => void = () => {},
+  ) {}
+
+  get limit(): number {
+    return this.limitError ? LIMIT_DEFAULT : Number(this.limitText.trim());
+  }
+
+  setStatus(status: StatusFilter): Promise<void> {
+    this.status = status;
+    return this.load();
+  }
+
+  setLimit(text: string): Promise<void> {
+    this.limitText = text;
+    return this.limitError ? Promise.resolve() : this.load();
+  }
+
+  /** Shows the cached answer at once, then asks the service. A stale answer is dropped. */
+  async load(): Promise<void> {
+    const request = ++this.#request;
+    const query = { limit: this.limit, ...(this.status === 'all' ? {} : { status: this.status }) };
+    this.state = 'loading';
+    const cached = await this.cache.readList(query);
+    if (request !== this.#request) return;
+    this.rows = cached?.animals ?? [];
+    this.fetchedAt = cached?.fetchedAt ?? null;
+    const result = await this.api.listPets({ profileId: this.profileId, query });
+    if (request !== this.#request) return;
+    this.onReachability(result.ok ? null : result.error);
+    if (result.ok) {
+      await this.cache.saveList(query, result.data.animals, result.data.fetchedAt);
+      if (request !== this.#request) return;
+      this.rows = result.data.animals.map((animal) => ({ id: animal.id, animal, confirmedAt: result.data.fetchedAt }));
+      this.fetchedAt = result.data.fetchedAt;
+      this.offline = false;
+      this.error = null;
+      this.state = 'loaded';
+      return;
+    }
+    this.error = result.error;
+    this.offline = result.error.code === 'offline' || result.error.code === 'timeout';
+    this.state = cached ? 'loaded' : 'error';
+  }
+}

@@ -1,0 +1,148 @@
+/**
+ * Creates the stores once per app and hands them to components through Svelte context.
+ * Everything that belongs to a profile lives in its ProfileSession, so switching profile
+ * switches data, queue and meter together with no mix-up.
+ */
+import { getContext, setContext } from 'svelte';
+import type { AdoptionApi } from '../shared/client';
+import type { AppError } from '../shared/result';
+import { AnimalCache } from '../data/animal-cache';
+import { openProfileDb, type ProfileDb } from '../data/db';
+import { Outbox } from '../data/outbox';
+import { SyncEngine } from '../data/sync-engine';
+import { AddAnimalFormStore } from './add-animal-form.svelte';
+import { AnimalListStore } from './animal-list.svelte';
+import { ClockStore } from './clock.svelte';
+import { ConnectivityStore } from './connectivity.svelte';
+import { DiagnosticsStore } from './diagnostics.svelte';
+import { GovernorStore } from './governor.svelte';
+import { KeysStore } from './keys.svelte';
+import { OutboxStore } from './outbox.svelte';
+import { PrepareForEventStore } from './prepare-for-event.svelte';
+import { ProfilesStore } from './profiles.svelte';
+import { RouterStore } from './router.svelte';
+import { SavedAnimalsStore } from './saved-animals.svelte';
+import type { SyncDriver } from './sync-driver';
+
+export class ProfileSession {
+  readonly db: ProfileDb;
+  readonly cache: AnimalCache;
+  readonly list: AnimalListStore;
+  readonly saved: SavedAnimalsStore;
+  readonly outbox: OutboxStore;
+  readonly addForm: AddAnimalFormStore;
+  readonly prepare: PrepareForEventStore;
+  readonly reachability: (error: AppError | null) => void;
+
+  constructor(
+    readonly api: AdoptionApi,
+    readonly profileId: string,
+    sync: SyncDriver,
+    connectivity: ConnectivityStore,
+  ) {
+    this.db = openProfileDb(profileId);
+    this.cache = new AnimalCache(this.db);
+    this.reachability = (error) => connectivity.report(profileId, error);
+    this.list = new AnimalListStore(api, profileId, this.cache, this.reachability);
+    this.saved = new SavedAnimalsStore(this.db);
+    this.outbox = new OutboxStore(profileId, this.db, new Outbox(this.db), sync);
+    this.addForm = new AddAnimalFormStore((pet) => this.outbox.enqueue(pet));
+    this.prepare = new PrepareForEventStore(api, profileId, this.cache);
+  }
+
+  start(): void {
+    this.saved.start();
+    this.outbox.start();
+  }
+
+  stop(): void {
+    this.saved.stop();
+    this.outbox.stop();
+  }
+}
+
+export class AppStores {
+  readonly clock = new ClockStore();
+  readonly router: RouterStore;
+  readonly profiles: ProfilesStore;
+  readonly connectivity: ConnectivityStore;
+  readonly governor: GovernorStore;
+  readonly keys: KeysStore;
+  readonly diagnostics: DiagnosticsStore;
+  // A cache of sessions, not UI state: nothing renders from the map itself.
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity
+  readonly #sessions = new Map<string, ProfileSession>();
+  #offConnectivity: (() => void) | null = null;
+
+  constructor(
+    readonly api: AdoptionApi,
+    readonly sync: SyncDriver,
+    win: Window = window,
+  ) {
+    this.router = new RouterStore(win);
+    this.profiles = new ProfilesStore(api, win.localStorage);
+    this.connectivity = new ConnectivityStore(api);
+    this.governor = new GovernorStore(api, this.clock);
+    this.keys = new KeysStore(api);
+    this.diagnostics = new DiagnosticsStore(api);
+  }
+
+  async start(): Promise<void> {
+    this.clock.start();
+    this.connectivity.start();
+    this.governor.start();
+    // Back online: send what waits without waiting for the next scheduled retry.
+    this.#offConnectivity ??= this.api.on('connectivity', ({ profileId, online }) => {
+      if (online) this.sync.kick(profileId);
+    });
+    await this.profiles.load();
+    this.sync.start?.();
+  }
+
+  /** The stores of one profile, created on first use and kept (queues of every profile keep syncing). */
+  session(profileId: string): ProfileSession {
+    let session = this.#sessions.get(profileId);
+    if (!session) {
+      session = new ProfileSession(this.api, profileId, this.sync, this.connectivity);
+      session.start();
+      this.#sessions.set(profileId, session);
+    }
+    return session;
+  }
+
+  destroy(): void {
+    for (const session of this.#sessions.values()) session.stop();
+    this.#sessions.clear();
+    this.sync.stop?.();
+    this.#offConnectivity?.();
+    this.clock.stop();
+    this.router.destroy();
+    this.profiles.destroy();
+    this.connectivity.destroy();
+    this.governor.destroy();
+  }
+}
+
+const KEY = Symbol('adoption-desk.app');
+
+export function setAppContext(app: AppStores): AppStores {
+  return setContext(KEY, app);
+}
+
+export function getAppContext(): AppStores {
+  const app = getContext<AppStores | undefined>(KEY);
+  if (!app) throw new Error('AppStores are missing: render inside <App> or pass a context in tests.');
+  return app;
+}
+
+/** The app of this window: its stores and the sync engine draining every profile's outbox. */
+export function createApp(api: AdoptionApi, win: Window = window): AppStores {
+  let app: AppStores | null = null;
+  const engine = new SyncEngine({
+    api,
+    db: openProfileDb,
+    profileIds: () => app?.profiles.profiles.map((profile) => profile.id) ?? [],
+  });
+  app = new AppStores(api, engine, win);
+  return app;
+}

@@ -1,0 +1,37 @@
+/** A `now` that ticks once a second, for countdowns and "updated HH:MM" labels. */
+export class ClockStore {
+  now = $state(Date.now());
+  #timer: ReturnType<typeof setInterval> | null = null;
+
+  constructor(private readonly read: () => number = Date.now) {
+    this.now = read();
+  }
+
+  start(): void {
+    this.#timer ??= setInterval(() => (this.now = this.read()), 1000);
+  }
+
+  stop(): void {
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = null;
+  }
+}
+
+/** HH:MM in local time. */
+export function formatTime(epochMs: number): string {
+  // A one-off value for formatting, not reactive state.
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity
+  const date = new Date(epochMs);
+  return `${String(date.getHours()).padStart(2, '0')}:${String(date.getMinutes()).padStart(2, '0')}`;
+}
+
+/** A duration as "1 min 05 s" / "42 s" / "3 h 02 min". */
+export function formatDuration(ms: number): string {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  const hours = Math.floor(total / 3600);
+  const minutes = Math.floor((total % 3600) / 60);
+  const seconds = total % 60;
+  if (hours > 0) return `${hours} h ${String(minutes).padStart(2, '0')} min`;
+  if (minutes > 0) return `${minutes} min ${String(seconds).padStart(2, '0')} s`;
+  return `${seconds} s`;
+}

@@ -1,0 +1,78 @@
+/**
+ * The outbox of one profile as the UI sees it: entries live from IndexedDB (liveQuery),
+ * enqueue (durable before it shows), Edit & resend / Discard, and the sync progress.
+ */
+import { liveQuery, type Subscription } from 'dexie';
+import type { NewPet } from '../shared/animal';
+import type { OutboxEntry, ProfileDb } from '../data/db';
+import type { Outbox } from '../data/outbox';
+import type { SyncDriver, SyncProgress } from './sync-driver';
+
+export class OutboxStore {
+  entries = $state.raw<OutboxEntry[]>([]);
+  progress = $state<SyncProgress | null>(null);
+  error = $state<string | null>(null);
+  readonly waiting: OutboxEntry[] = $derived(this.entries.filter((e) => e.state === 'queued' || e.state === 'sending'));
+  readonly needsAttention: OutboxEntry[] = $derived(this.entries.filter((e) => e.state === 'needs_attention'));
+  #subscription: Subscription | null = null;
+  #offProgress: (() => void) | null = null;
+
+  constructor(
+    readonly profileId: string,
+    private readonly db: ProfileDb,
+    private readonly outbox: Outbox,
+    private readonly sync: SyncDriver,
+  ) {}
+
+  start(): void {
+    this.#subscription ??= liveQuery(() => this.db.outbox.orderBy('seq').toArray()).subscribe({
+      next: (rows) => {
+        this.entries = rows.map(({ seq: _seq, ...entry }) => entry);
+      },
+      error: (error: unknown) => {
+        this.error = error instanceof Error ? error.message : String(error);
+      },
+    });
+    this.progress = this.sync.progress(this.profileId);
+    this.#offProgress ??= this.sync.onProgress((progress) => {
+      if (progress.profileId === this.profileId) this.progress = progress;
+    });
+  }
+
+  stop(): void {
+    this.#subscription?.unsubscribe();
+    this.#subscription = null;
+    this.#offProgress?.();
+    this.#offProgress = null;
+  }
+
+  /** Writes the creation to the outbox (committed, strict durability), then asks sync to send. */
+  async enqueue(pet: NewPet): Promise<{ ok: true } | { ok: false; message: string }> {
+    try {
+      await this.outbox.enqueue(pet);
+    } catch (error) {
+      return { ok: false, message: error instanceof Error ? error.message : String(error) };
+    }
+    this.sync.kick(this.profileId);
+    return { ok: true };
+  }
+
+  async editAndResend(localId: string, pet: NewPet): Promise<string | null> {
+    try {
+      await this.outbox.edit(localId, pet);
+    } catch (error) {
+      return error instanceof Error ? error.message : String(error);
+    }
+    this.sync.kick(this.profileId);
+    return null;
+  }
+
+  async discard(localId: string): Promise<void> {
+    await this.outbox.discard(localId);
+  }
+
+  /** After a key was saved: let sync try again. */
+  resume(): void {
+    this.sync.resume(this.profileId);
+  }
+}

@@ -1,0 +1,81 @@
+/** The service profiles and which one is active (the active id is kept in localStorage; never a key). */
+import type { AdoptionApi } from '../shared/client';
+import type { Profile, ProfileInput, ProfileList } from '../shared/profile';
+
+export const ACTIVE_PROFILE_KEY = 'adoption-desk.active-profile';
+
+export const KIND_LABEL: Record<Profile['kind'], string> = {
+  production: 'PRODUCTION',
+  staging: 'STAGING',
+  demo: 'LOCAL DEMO',
+  custom: 'CUSTOM',
+};
+
+export class ProfilesStore {
+  profiles = $state<Profile[]>([]);
+  activeId = $state<string | null>(null);
+  notice = $state<string | null>(null);
+  error = $state<string | null>(null);
+  loaded = $state(false);
+  readonly active: Profile | null = $derived(this.profiles.find((p) => p.id === this.activeId) ?? null);
+  #unsubscribe: (() => void) | null = null;
+
+  constructor(
+    private readonly api: AdoptionApi,
+    private readonly storage: Pick<Storage, 'getItem' | 'setItem'> = localStorage,
+  ) {}
+
+  async load(): Promise<void> {
+    this.#unsubscribe ??= this.api.on('profiles', (list) => this.#apply(list));
+    const result = await this.api.listProfiles({});
+    if (!result.ok) {
+      this.error = result.error.message;
+      return;
+    }
+    this.#apply(result.data);
+    this.loaded = true;
+  }
+
+  select(profileId: string): void {
+    if (!this.profiles.some((p) => p.id === profileId)) return;
+    this.activeId = profileId;
+    this.storage.setItem(ACTIVE_PROFILE_KEY, profileId);
+  }
+
+  /** Adds or edits a profile; returns an error message or null. */
+  async save(input: ProfileInput): Promise<string | null> {
+    const result = await this.api.saveProfile(input);
+    if (!result.ok) return result.error.message;
+    const others = this.profiles.filter((p) => p.id !== result.data.id);
+    const index = this.profiles.findIndex((p) => p.id === result.data.id);
+    this.profiles =
+      index < 0 ? [...others, result.data] : this.profiles.map((p) => (p.id === result.data.id ? result.data : p));
+    return null;
+  }
+
+  async remove(profileId: string): Promise<string | null> {
+    const result = await this.api.removeProfile({ profileId });
+    if (!result.ok) return result.error.message;
+    this.#apply({ profiles: this.profiles.filter((p) => p.id !== profileId), notice: this.notice });
+    return null;
+  }
+
+  destroy(): void {
+    this.#unsubscribe?.();
+    this.#unsubscribe = null;
+  }
+
+  #apply(list: ProfileList): void {
+    this.profiles = list.profiles;
+    this.notice = list.notice;
+    this.error = null;
+    if (this.activeId && list.profiles.some((p) => p.id === this.activeId)) return;
+    const stored = this.storage.getItem(ACTIVE_PROFILE_KEY);
+    const pick =
+      list.profiles.find((p) => p.id === stored) ??
+      list.profiles.find((p) => p.kind === 'production' && p.baseUrl) ??
+      list.profiles.find((p) => p.baseUrl) ??
+      list.profiles[0];
+    this.activeId = pick?.id ?? null;
+  }
+}

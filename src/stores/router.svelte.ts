@@ -1,0 +1,61 @@
+/** Hash routes of the app: `#/animals`, `#/animals/new`, `#/animals/<id>`, `#/saved`, … */
+import { isInt64String } from '../shared/int64';
+
+export type Route =
+  | { name: 'animals' }
+  | { name: 'new' }
+  | { name: 'detail'; id: string }
+  | { name: 'saved' }
+  | { name: 'settings' }
+  | { name: 'orders' }
+  | { name: 'diagnostics' }
+  | { name: 'not_found'; hash: string };
+
+export const HREF = {
+  animals: '#/animals',
+  new: '#/animals/new',
+  saved: '#/saved',
+  settings: '#/settings',
+  orders: '#/orders',
+  diagnostics: '#/diagnostics',
+  detail: (id: string) => `#/animals/${id}`,
+} as const;
+
+/** Reads a location hash as a route; an empty hash is the list. */
+export function parseHash(hash: string): Route {
+  const path = hash.replace(/^#/, '').replace(/\/+$/, '');
+  if (path === '' || path === '/' || path === '/animals') return { name: 'animals' };
+  if (path === '/animals/new') return { name: 'new' };
+  if (path === '/saved') return { name: 'saved' };
+  if (path === '/settings') return { name: 'settings' };
+  if (path === '/orders') return { name: 'orders' };
+  if (path === '/diagnostics') return { name: 'diagnostics' };
+  const detail = /^\/animals\/([^/]+)$/.exec(path);
+  if (detail?.[1] && isInt64String(detail[1])) return { name: 'detail', id: detail[1] };
+  return { name: 'not_found', hash };
+}
+
+export class RouterStore {
+  route = $state<Route>({ name: 'animals' });
+  readonly #win: Window;
+  readonly #onHashChange = () => {
+    this.route = parseHash(this.#win.location.hash);
+  };
+
+  constructor(win: Window = window) {
+    this.#win = win;
+    this.route = parseHash(win.location.hash);
+    win.addEventListener('hashchange', this.#onHashChange);
+  }
+
+  /** Navigates to a hash such as `HREF.new` (adds a history entry). */
+  go(hash: string): void {
+    if (this.#win.location.hash === hash) return;
+    this.#win.location.hash = hash;
+    this.#onHashChange();
+  }
+
+  destroy(): void {
+    this.#win.removeEventListener('hashchange', this.#onHashChange);
+  }
+}
