@@ -74,50 +74,69 @@ export function appError(code: string, message = code, extra: Partial<AppError> 
 
 type CreateInput = ChannelInput<'createPet'>;
 type ListInput = ChannelInput<'listPets'>;
-type CreateAnswer = Result<ChannelOutput<'createPet'>> | ((input: CreateInput) => Result<ChannelOutput<'createPet'>>);
-type ListAnswer = Result<ChannelOutput<'listPets'>> | ((input: ListInput) => Result<ChannelOutput<'listPets'>>);
+type CreateResult = Result<ChannelOutput<'createPet'>>;
+type ListResult = Result<ChannelOutput<'listPets'>>;
+type CreateAnswer = CreateResult | ((input: CreateInput, api: FakeApi) => CreateResult | Promise<CreateResult>);
+type ListAnswer = ListResult | ((input: ListInput) => ListResult | Promise<ListResult>);
 
 /**
- * A fake `AdoptionApi` with scripted answers. Unscripted `createPet` calls succeed with a
- * new id; unscripted `listPets` calls answer an empty list. Records every call, and the
- * highest number of `createPet` calls in flight at once.
+ * A fake `AdoptionApi` over an in-memory service (`animals`) that does not honour
+ * idempotency keys. Scripted answers are used first, in order; otherwise `createPet` stores
+ * the pet under a new id and `listPets` answers from the stored animals. Records every call
+ * and the highest number of `createPet` calls in flight at once.
  */
 export class FakeApi implements Pick<AdoptionApi, 'createPet' | 'listPets'> {
   readonly createCalls: CreateInput[] = [];
   readonly listCalls: ListInput[] = [];
   readonly createAnswers: CreateAnswer[] = [];
   readonly listAnswers: ListAnswer[] = [];
+  readonly animals: Animal[] = [];
   maxConcurrentCreates = 0;
   private inFlight = 0;
   private nextId = 1000;
 
   constructor(private readonly clock: { now(): number } = { now: () => 0 }) {}
 
-  createPet = async (input: CreateInput): Promise<Result<ChannelOutput<'createPet'>>> => {
+  /** Stores a pet as the service would, returning the created animal. */
+  store(newPet: NewPet): Animal {
+    const created: Animal = { id: String(this.nextId++), ...newPet };
+    this.animals.push(created);
+    return created;
+  }
+
+  createPet = async (input: CreateInput): Promise<CreateResult> => {
     this.createCalls.push(input);
     this.inFlight += 1;
     this.maxConcurrentCreates = Math.max(this.maxConcurrentCreates, this.inFlight);
-    await Promise.resolve();
-    await new Promise<void>((resolve) => queueMicrotask(resolve));
-    this.inFlight -= 1;
-    const answer = this.createAnswers.shift();
-    if (typeof answer === 'function') return answer(input);
-    if (answer) return answer;
-    const id = String(this.nextId++);
-    return ok({ animal: { id, ...input.pet }, fetchedAt: this.clock.now() });
+    try {
+      await Promise.resolve();
+      const answer = this.createAnswers.shift();
+      if (typeof answer === 'function') return await answer(input, this);
+      if (answer) return answer;
+      return ok({ animal: this.store(input.pet), fetchedAt: this.clock.now() });
+    } finally {
+      this.inFlight -= 1;
+    }
   };
 
-  listPets = async (input: ListInput): Promise<Result<ChannelOutput<'listPets'>>> => {
+  listPets = async (input: ListInput): Promise<ListResult> => {
     this.listCalls.push(input);
     await Promise.resolve();
     const answer = this.listAnswers.shift();
     if (typeof answer === 'function') return answer(input);
     if (answer) return answer;
-    return ok({ animals: [], fetchedAt: this.clock.now() });
+    const { status, limit = 20 } = input.query;
+    const animals = this.animals.filter((a) => !status || a.status === status).slice(0, limit);
+    return ok({ animals, fetchedAt: this.clock.now() });
   };
 
   failCreate(code: string, message = code, extra: Partial<AppError> = {}): this {
     this.createAnswers.push(err(code, message, extra));
+    return this;
+  }
+
+  failList(code: string, message = code, extra: Partial<AppError> = {}): this {
+    this.listAnswers.push(err(code, message, extra));
     return this;
   }
 }

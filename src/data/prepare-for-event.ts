@@ -1,0 +1,48 @@
+/**
+ * "Prepare for the event": fills the profile's cache with every status (and the unfiltered
+ * list) at the largest page, then reports how many animals are available offline.
+ */
+import { LIMIT_MAX, PET_STATUSES, type PetStatus } from '../shared/animal';
+import type { AdoptionApi } from '../shared/client';
+import { ok, type Err, type Result } from '../shared/result';
+import type { AnimalCache } from './animal-cache';
+
+/** The lists fetched, in order: all, then each status. */
+export const EVENT_QUERIES: ReadonlyArray<{ limit: number; status?: PetStatus }> = [
+  { limit: LIMIT_MAX },
+  ...PET_STATUSES.map((status) => ({ limit: LIMIT_MAX, status })),
+];
+
+/** Codes after which the remaining lists are not asked for (they would fail the same way). */
+const STOP_CODES: ReadonlySet<string> = new Set(['unauthorized', 'no_key', 'not_configured', 'banned']);
+
+/**
+ * Fetches the lists one after another (the core paces them) and saves each into the cache.
+ * Succeeds only when every list came; on failure the lists that did come stay cached, and
+ * the error message says how many animals are available offline anyway.
+ */
+export async function prepareForEvent(
+  api: Pick<AdoptionApi, 'listPets'>,
+  profileId: string,
+  cache: AnimalCache,
+): Promise<Result<{ availableOffline: number; listsFetched: number }>> {
+  let listsFetched = 0;
+  let failure: Err | null = null;
+  for (const query of EVENT_QUERIES) {
+    const listed = await api.listPets({ profileId, query });
+    if (!listed.ok) {
+      failure ??= listed;
+      if (STOP_CODES.has(listed.error.code)) break;
+      continue;
+    }
+    await cache.saveList(query, listed.data.animals, listed.data.fetchedAt);
+    listsFetched += 1;
+  }
+  const availableOffline = await cache.count();
+  if (failure) {
+    const { error } = failure;
+    const note = `${availableOffline} ${availableOffline === 1 ? 'animal is' : 'animals are'} available offline`;
+    return { ok: false, error: { ...error, message: `${error.message} (${note}.)` } };
+  }
+  return ok({ availableOffline, listsFetched });
+}

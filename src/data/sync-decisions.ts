@@ -1,0 +1,58 @@
+/**
+ * What the sync engine does with a failed send, by the core's error code, and how long it
+ * waits before the next attempt. Pure functions, so the rules are tested on their own.
+ */
+import type { AppError } from '../shared/result';
+
+export type PausedFor = 'unauthorized' | 'no_key' | 'not_configured';
+
+export type SendDecision =
+  | { kind: 'needs_attention' }
+  | { kind: 'pause'; reason: PausedFor }
+  | { kind: 'retry'; delayMs: number; unknownOutcome: boolean };
+
+export const RETRY_MIN_MS = 2_000;
+export const RETRY_MAX_MS = 5 * 60_000;
+
+/** Codes after which the request may have reached the service without the app hearing back. */
+export const UNKNOWN_OUTCOME_CODES: ReadonlySet<string> = new Set([
+  'offline',
+  'timeout',
+  'server_error',
+  'bad_response',
+  'cancelled',
+]);
+
+const PAUSE_CODES: Readonly<Record<string, PausedFor>> = {
+  unauthorized: 'unauthorized',
+  no_key: 'no_key',
+  not_configured: 'not_configured',
+};
+
+/** Codes that mean the service refused this payload: staff must correct or discard it. */
+const REFUSED_CODES: ReadonlySet<string> = new Set(['invalid', 'invalid_request']);
+
+/** Codes retried later even when they carry a 4xx status. */
+const RETRIED_CODES: ReadonlySet<string> = new Set(['rate_limited', 'banned', 'conflict', 'gone', 'timeout']);
+
+/** Exponential backoff: 2 s after the first attempt, doubling, at most 5 min. */
+export function retryDelay(attempts: number): number {
+  const exponent = Math.max(0, Math.min(attempts, 30) - 1);
+  return Math.min(RETRY_MIN_MS * 2 ** exponent, RETRY_MAX_MS);
+}
+
+/** The decision for an error answered to `createPet` after `attempts` sends of the entry. */
+export function decideAfterSendError(error: AppError, attempts: number): SendDecision {
+  const pause = PAUSE_CODES[error.code];
+  if (pause) return { kind: 'pause', reason: pause };
+  if (REFUSED_CODES.has(error.code)) return { kind: 'needs_attention' };
+  const status = error.status;
+  const otherClientError = status !== undefined && status >= 400 && status < 500 && ![408, 409, 429].includes(status);
+  if (otherClientError && !RETRIED_CODES.has(error.code)) return { kind: 'needs_attention' };
+  const unknownOutcome = UNKNOWN_OUTCOME_CODES.has(error.code) || (status !== undefined && status >= 500);
+  const delayMs =
+    error.code === 'rate_limited' && error.retryAfterMs !== undefined
+      ? Math.min(Math.max(error.retryAfterMs, RETRY_MIN_MS), RETRY_MAX_MS)
+      : retryDelay(attempts);
+  return { kind: 'retry', delayMs, unknownOutcome };
+}
