@@ -1,0 +1,148 @@
+/**
+ * `npm run demo [-- --browser] [-- --no-open]`: Adoption Desk on the Local demo profile in
+ * one command. Builds the app if needed, starts the local Animal Adoption Service (40 sample
+ * animals, key `demo` on the Free plan, data in <app data>/demo-service.json), stores the
+ * demo key in the OS keychain for the Local demo profile, then launches Electron, or, where
+ * the Electron binary is missing, the browser host (printing its URL and opening a browser).
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createAppCore } from '../electron/core/app-core';
+import { defaultDataDir } from '../electron/core/app-data-dir';
+import { openOsKeychain } from '../electron/core/os-keychain';
+import { DEFAULT_KEYCHAIN_SERVICE } from '../electron/core/keytar-secret-store';
+import { startBrowserHost } from '../electron/host/server';
+import { startService, type RunningService } from '../test/service/index';
+import { checkKeychain, INSIDE_PRIVATE_KEYRING, KEYCHAIN_FIX } from './lib/demo-keychain';
+import { findElectronBinary } from './lib/electron-binary';
+import { openInBrowser } from './lib/open-browser';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const DEMO_KEY = 'demo';
+const DEMO_PORT = 4010;
+// When re-run inside a private keyring, count from the first start.
+const started = Number(process.env.ADOPTION_DEMO_STARTED_AT) || Date.now();
+const say = (line: string): void => void process.stdout.write(`${line}\n`);
+const seconds = (): string => `${((Date.now() - started) / 1000).toFixed(1)} s`;
+
+const { values: flags } = parseArgs({
+  options: {
+    browser: { type: 'boolean', default: false },
+    'no-open': { type: 'boolean', default: false },
+    'host-port': { type: 'string', default: '0' },
+  },
+});
+
+function buildIfNeeded(): void {
+  const needed = ['out/main/index.js', 'out/preload/index.cjs', 'out/renderer/index.html'];
+  if (needed.every((file) => existsSync(join(ROOT, file)))) return;
+  say('Building the app (first run only)…');
+  const result = spawnSync(join(ROOT, 'node_modules/.bin/electron-vite'), ['build'], { cwd: ROOT, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error('The build failed (see above).');
+}
+
+/** Re-runs this script inside a private gnome-keyring session; returns its exit code. */
+function rerunInPrivateKeyring(): number {
+  say('No desktop keyring is running: starting a private one for this demo session.');
+  const tsx = join(ROOT, 'node_modules/.bin/tsx');
+  const result = spawnSync(
+    process.execPath,
+    [join(ROOT, 'scripts/with-keyring.mjs'), tsx, import.meta.filename, ...process.argv.slice(2)],
+    {
+      cwd: ROOT,
+      stdio: 'inherit',
+      env: { ...process.env, [INSIDE_PRIVATE_KEYRING]: '1', ADOPTION_DEMO_STARTED_AT: String(started) },
+    },
+  );
+  return result.status ?? 1;
+}
+
+async function startDemoService(dataDir: string): Promise<RunningService> {
+  const options = { keys: { [DEMO_KEY]: 'free' }, seedAnimals: 40, dataFile: join(dataDir, 'demo-service.json') };
+  try {
+    return await startService({ ...options, port: DEMO_PORT });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    return startService({ ...options, port: 0 });
+  }
+}
+
+async function runBrowserHost(dataDir: string, service: RunningService, keychainService: string): Promise<void> {
+  const core = await createAppCore({
+    fetch: globalThis.fetch,
+    dataDir,
+    secretStore: await openOsKeychain(keychainService),
+    resourcesDir: join(ROOT, 'resources'),
+    localDemoUrl: service.url,
+  });
+  const host = await startBrowserHost({
+    router: core.router,
+    events: core.events,
+    rendererDir: join(ROOT, 'out/renderer'),
+    port: Number(flags['host-port']),
+  });
+  say(`Adoption Desk is ready at ${host.url}  (ready in ${seconds()}; Ctrl+C stops it)`);
+  const opener = flags['no-open'] ? null : openInBrowser(host.url);
+  say(opener ? `Opened it with ${opener}.` : 'Open that address in a browser on this computer.');
+  await new Promise<void>((done) => {
+    process.once('SIGINT', done);
+    process.once('SIGTERM', done);
+  });
+  await Promise.all([host.stop(), core.dispose()]);
+}
+
+function runElectron(binary: string, service: RunningService, keychainService: string): Promise<number> {
+  say(`Starting Adoption Desk (Electron)… (${seconds()})`);
+  const child = spawn(binary, ['.'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, ADOPTION_LOCAL_DEMO_URL: service.url, ADOPTION_KEYCHAIN_SERVICE: keychainService },
+  });
+  const forward = (signal: NodeJS.Signals) => () => void child.kill(signal);
+  process.once('SIGINT', forward('SIGINT'));
+  process.once('SIGTERM', forward('SIGTERM'));
+  return new Promise((done) => {
+    child.on('error', (error) => {
+      say(`Electron could not start: ${error.message}`);
+      done(1);
+    });
+    child.on('exit', (code) => done(code ?? 0));
+  });
+}
+
+async function main(): Promise<number> {
+  const keychainService = process.env.ADOPTION_KEYCHAIN_SERVICE || DEFAULT_KEYCHAIN_SERVICE;
+  const keychain = await checkKeychain(keychainService);
+  if (!keychain.usable && keychain.canStartPrivateKeyring) return rerunInPrivateKeyring();
+
+  buildIfNeeded();
+  const dataDir = defaultDataDir();
+  mkdirSync(dataDir, { recursive: true });
+  const service = await startDemoService(dataDir);
+  say(`Local demo service: ${service.url} (${service.animalCount()} animals, key "${DEMO_KEY}" on the Free plan)`);
+  try {
+    if (keychain.usable) {
+      await keychain.store.set('local', DEMO_KEY);
+      say('Saved the demo key in the system keychain for the Local demo profile.');
+    } else {
+      say(`${KEYCHAIN_FIX}\n(keychain: ${keychain.detail})`);
+    }
+    const electron = flags.browser ? { found: false as const, reason: '--browser given' } : findElectronBinary();
+    if (electron.found) return await runElectron(electron.path, service, keychainService);
+    say('Electron is not installed on this machine; starting the browser host instead.');
+    await runBrowserHost(dataDir, service, keychainService);
+    return 0;
+  } finally {
+    await service.stop();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`demo: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);
