@@ -1,0 +1,82 @@
+import { cleanup, render, screen } from '@testing-library/svelte';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import AnimalRows from '../../../src/components/AnimalRows.svelte';
+import QueuedRows from '../../../src/components/QueuedRows.svelte';
+import type { CachedAnimal, OutboxEntry } from '../../../src/data/db';
+
+const row = (id: string, name: string, status?: 'available' | 'pending' | 'sold'): CachedAnimal => ({
+  id,
+  animal: { id, name, categoryId: '9007199254740993', ...(status ? { status } : {}) },
+  confirmedAt: 0,
+});
+
+/** happy-dom lays nothing out: report a 460 px viewport and 46 px rows, as a browser would. */
+class SizedResizeObserver {
+  constructor(private readonly callback: ResizeObserverCallback) {}
+  observe(target: Element) {
+    const height = target.classList.contains('animal-rows__viewport') ? 460 : 46;
+    const entry = { target, contentRect: { width: 800, height } } as unknown as ResizeObserverEntry;
+    queueMicrotask(() => this.callback([entry], this as unknown as ResizeObserver));
+  }
+  unobserve() {}
+  disconnect() {}
+}
+
+describe('AnimalRows', () => {
+  beforeEach(() => {
+    vi.stubGlobal('ResizeObserver', SizedResizeObserver);
+    window.ResizeObserver = SizedResizeObserver as unknown as typeof ResizeObserver;
+  });
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+  });
+
+  it('renders name, category id, a status chip and the exact id, each linking to the detail', async () => {
+    render(AnimalRows, {
+      rows: [row('9223372036854775807', 'Rex', 'available'), row('2', 'Mia', 'sold'), row('3', 'Tom')],
+      label: 'Animals',
+    });
+    const links = await screen.findAllByTestId('animal-row');
+    expect(links.length).toBeGreaterThan(0);
+    const first = links[0]!;
+    expect(first.getAttribute('href')).toBe('#/animals/9223372036854775807');
+    expect(first.textContent).toContain('Rex');
+    expect(first.textContent).toContain('9007199254740993');
+    expect(first.textContent).toContain('9223372036854775807');
+    expect(first.querySelector('.chip--available')?.textContent).toBe('available');
+    expect(screen.getByText('sold').className).toContain('chip--sold');
+    expect(screen.getByText('no status').className).toContain('chip--unknown');
+  });
+
+  it('renders only a window of rows for 10,000 animals', async () => {
+    const rows = Array.from({ length: 10_000 }, (_, i) => row(String(i + 1), `Animal ${i + 1}`, 'available'));
+    render(AnimalRows, { rows, label: 'Animals' });
+    expect(screen.getByTestId('animal-rows').dataset.count).toBe('10000');
+    expect((await screen.findAllByTestId('animal-row')).length).toBeLessThan(60);
+  });
+});
+
+describe('QueuedRows', () => {
+  afterEach(cleanup);
+
+  it('marks queued creations "waiting to send"', () => {
+    const entry: OutboxEntry = {
+      localId: 'l1',
+      idempotencyKey: '6c3c8b5e-2f7e-4d55-9a43-0d6f3f1f8a10',
+      pet: { name: 'Pip', categoryId: '4' },
+      createdAt: 0,
+      updatedAt: 0,
+      state: 'queued',
+      attempts: 0,
+      lastError: null,
+      serverId: null,
+      nextAttemptAt: null,
+      unknownOutcome: false,
+    };
+    render(QueuedRows, { entries: [entry] });
+    const queued = screen.getByTestId('queued-row');
+    expect(queued.textContent).toContain('Pip');
+    expect(queued.textContent).toContain('waiting to send');
+  });
+});

@@ -1,0 +1,74 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { AnimalCache } from '../../../src/data/animal-cache';
+import { deleteProfileDb, openProfileDb } from '../../../src/data/db';
+import type { Animal } from '../../../src/shared/animal';
+import { AnimalListStore } from '../../../src/stores/animal-list.svelte';
+import { err, fakeAdoptionApi, ok } from '../fake-adoption-api';
+
+const animals: Animal[] = [
+  { id: '9223372036854775807', name: 'Zed', categoryId: '1', status: 'available' },
+  { id: '10', name: 'amy', categoryId: '2', status: 'available' },
+  { id: '9', name: 'Émile', categoryId: '3', status: 'available' },
+];
+
+let profile = 0;
+const fresh = () => `list-test-${++profile}`;
+
+describe('AnimalListStore', () => {
+  afterEach(async () => {
+    await deleteProfileDb(`list-test-${profile}`);
+  });
+
+  it('loads the service answer, saves it, and searches and sorts over it', async () => {
+    const api = fakeAdoptionApi();
+    api.handle('listPets', () => ok({ animals, fetchedAt: 1000 }));
+    const id = fresh();
+    const cache = new AnimalCache(openProfileDb(id));
+    const list = new AnimalListStore(api, id, cache);
+    await list.setStatus('available');
+    expect(api.calls.at(-1)).toEqual({
+      channel: 'listPets',
+      input: { profileId: id, query: { limit: 20, status: 'available' } },
+    });
+    expect(list.state).toBe('loaded');
+    expect(list.fetchedAt).toBe(1000);
+    list.sort = 'id';
+    expect(list.visible.map((r) => r.id)).toEqual(['9', '10', '9223372036854775807']);
+    list.sort = 'name';
+    expect(list.visible.map((r) => r.animal.name)).toEqual(['amy', 'Émile', 'Zed']);
+    list.search = 'emi';
+    expect(list.visible.map((r) => r.animal.name)).toEqual(['Émile']);
+    expect((await cache.readList({ limit: 20, status: 'available' }))?.animals).toHaveLength(3);
+  });
+
+  it('offline, keeps showing the saved answer and says when it was saved', async () => {
+    const api = fakeAdoptionApi();
+    api.handle('listPets', () => ok({ animals, fetchedAt: 5000 }));
+    const id = fresh();
+    const cache = new AnimalCache(openProfileDb(id));
+    const reports: Array<string | null> = [];
+    const list = new AnimalListStore(api, id, cache, (error) => reports.push(error?.code ?? null));
+    await list.load();
+    api.handle('listPets', () => err('offline', 'no connection'));
+    await list.load();
+    expect(list.offline).toBe(true);
+    expect(list.state).toBe('loaded');
+    expect(list.rows).toHaveLength(3);
+    expect(list.fetchedAt).toBe(5000);
+    expect(reports).toEqual([null, 'offline']);
+  });
+
+  it('an error with nothing saved is the error state; a bad limit is not sent', async () => {
+    const api = fakeAdoptionApi();
+    api.handle('listPets', () => err('unauthorized', 'The key was refused.'));
+    const id = fresh();
+    const list = new AnimalListStore(api, id, new AnimalCache(openProfileDb(id)));
+    await list.load();
+    expect(list.state).toBe('error');
+    expect(list.error?.code).toBe('unauthorized');
+    const calls = api.calls.length;
+    await list.setLimit('101');
+    expect(list.limitError).toBe('Limit must be from 1 to 100.');
+    expect(api.calls.length).toBe(calls);
+  });
+});
