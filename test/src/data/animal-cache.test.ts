@@ -1,0 +1,108 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import Dexie from 'dexie';
+import { AnimalCache } from '../../../src/data/animal-cache';
+import { DB_NAME_PREFIX, SCHEMA_V1, openProfileDb, queryKey } from '../../../src/data/db';
+import { Outbox } from '../../../src/data/outbox';
+import { FakeClock, animal, freshDb, uniqueProfileId } from './test-helpers';
+
+let cleanups: Array<() => void> = [];
+afterEach(() => {
+  for (const cleanup of cleanups) cleanup();
+  cleanups = [];
+});
+
+function setup() {
+  const fresh = freshDb();
+  cleanups.push(fresh.close);
+  return { ...fresh, cache: new AnimalCache(fresh.db) };
+}
+
+describe('AnimalCache', () => {
+  it('names queries by status and limit', () => {
+    expect(queryKey({ limit: 20 })).toBe('all:20');
+    expect(queryKey({ status: 'sold', limit: 100 })).toBe('sold:100');
+  });
+
+  it('stores a list in the service order and reads it back with its fetch time', async () => {
+    const { cache } = setup();
+    const list = [animal('30', 'C', '1', 'sold'), animal('9007199254740993', 'A', '1', 'sold'), animal('2', 'B')];
+    await cache.saveList({ limit: 20 }, list, 1000);
+    const read = await cache.readList({ limit: 20 });
+    expect(read?.fetchedAt).toBe(1000);
+    expect(read?.animals.map((a) => a.id)).toEqual(['30', '9007199254740993', '2']);
+    expect(read?.animals[1]).toEqual({ id: '9007199254740993', animal: list[1], confirmedAt: 1000, firstSeenAt: 1000 });
+    expect(await cache.readList({ limit: 100 })).toBeNull();
+    expect(await cache.count()).toBe(3);
+    expect((await cache.all()).map((a) => a.id).sort()).toEqual(['2', '30', '9007199254740993']);
+  });
+
+  it('keeps the newer answer when an older one arrives late', async () => {
+    const { cache } = setup();
+    await cache.saveList({ limit: 20 }, [animal('1', 'New name')], 2000);
+    await cache.saveList({ limit: 20 }, [animal('1', 'Old name'), animal('2', 'Gone')], 1000);
+    const read = await cache.readList({ limit: 20 });
+    expect(read?.fetchedAt).toBe(2000);
+    expect(read?.animals.map((a) => a.animal.name)).toEqual(['New name']);
+    expect((await cache.read('1'))?.animal.name).toBe('New name');
+    expect(await cache.read('2')).toMatchObject({ confirmedAt: 1000 });
+  });
+
+  it('leaves out of a status list an animal since seen with another status', async () => {
+    const { cache } = setup();
+    await cache.saveList({ status: 'available', limit: 20 }, [animal('1', 'Rex', '1', 'available')], 1000);
+    await cache.saveAnimal(animal('1', 'Rex', '1', 'sold'), 2000);
+    expect((await cache.readList({ status: 'available', limit: 20 }))?.animals).toEqual([]);
+    expect(await cache.read('1')).toMatchObject({ confirmedAt: 2000, firstSeenAt: 1000 });
+  });
+
+  it('is separate for each profile', async () => {
+    const a = setup();
+    const b = setup();
+    await a.cache.saveAnimal(animal('1', 'Rex'), 1);
+    expect(await b.cache.count()).toBe(0);
+    expect(a.db.name).toBe(`${DB_NAME_PREFIX}${a.profileId}`);
+    expect(openProfileDb(a.profileId)).toBe(a.db);
+  });
+});
+
+describe('schema migration', () => {
+  it('upgrades a version 1 database: outbox order kept, new fields filled, nothing lost', async () => {
+    const profileId = uniqueProfileId();
+    const old = new Dexie(`${DB_NAME_PREFIX}${profileId}`);
+    old.version(1).stores(SCHEMA_V1);
+    const row = (localId: string, createdAt: number, name: string) => ({
+      localId,
+      idempotencyKey: crypto.randomUUID(),
+      pet: { name, categoryId: '1' },
+      createdAt,
+      updatedAt: createdAt,
+      state: 'queued',
+      attempts: 0,
+      lastError: null,
+      serverId: null,
+    });
+    await old.table('outbox').bulkPut([row('b', 200, 'Second'), row('a', 100, 'First'), row('c', 300, 'Third')]);
+    await old.table('animals').put({ id: '7', animal: animal('7', 'Tom'), confirmedAt: 50 });
+    await old.table('queries').put({ key: 'all:20', status: null, limit: 20, ids: ['7'], fetchedAt: 50 });
+    old.close();
+
+    const db = openProfileDb(profileId);
+    cleanups.push(() => db.close());
+    const outbox = new Outbox(db, new FakeClock());
+    const entries = await outbox.list();
+    expect(db.verno).toBe(2);
+    expect(entries.map((e) => e.pet.name)).toEqual(['First', 'Second', 'Third']);
+    expect(entries[0]).toMatchObject({ nextAttemptAt: null, unknownOutcome: false });
+    expect((await db.outbox.toArray()).map((r) => [r.localId, r.seq]).sort()).toEqual([
+      ['a', 1],
+      ['b', 2],
+      ['c', 3],
+    ]);
+    expect(await outbox.quarantined()).toEqual([]);
+    const cache = new AnimalCache(db);
+    expect(await cache.read('7')).toMatchObject({ confirmedAt: 50, firstSeenAt: 50 });
+    expect((await cache.readList({ limit: 20 }))?.animals.map((a) => a.id)).toEqual(['7']);
+    const next = await outbox.enqueue({ name: 'Fourth', categoryId: '1' });
+    expect((await outbox.list()).at(-1)).toEqual(next);
+  });
+});
