@@ -53,6 +53,7 @@ export class RateLimitGovernor {
   /** Starts true: until a first response tells the state of the window, one request goes alone. */
   private needProbe = true;
   private probeInFlight = false;
+  private answered = false;
   private consecutive429 = 0;
   private notice: string | null = null;
   private timer: { handle: unknown; at: number } | null = null;
@@ -121,7 +122,7 @@ export class RateLimitGovernor {
       pausedUntil: paused ? this.pausedUntil : null,
       pauseReason: paused ? this.pauseReason : null,
       dailyExhausted: paused && this.pauseReason === 'quota_exhausted',
-      probing: this.needProbe,
+      probing: this.needProbe && this.answered,
       queued: this.queue.counts(),
       inFlight: this.inFlight,
       notice: this.notice,
@@ -197,6 +198,7 @@ export class RateLimitGovernor {
   private settle(entry: Entry, report: AttemptReport<unknown>, isProbe: boolean): void {
     const now = this.clock.now();
     this.release(entry, isProbe);
+    this.answered = true;
     // a probe answered without a 429 opens the queue, unless its own headers start a new wait
     if (isProbe && report.outcome !== 'rate_limited' && report.outcome !== 'banned') this.needProbe = false;
     const notices = report.headers ? this.learn(report.headers, now) : [];
