@@ -119,6 +119,24 @@ describe('service client', () => {
     expect(fake.requests[0]?.method).toBe('POST');
   });
 
+  it('answers rate_limited with the wait once the retries of a GET are used up', async () => {
+    const { clock, fake, client } = setup(() => serviceError(429, 'rate_limited', 'slow down', { 'Retry-After': '2' }));
+    const pending = client.listPets({});
+    await clock.advance(60_000);
+    expect(await pending).toMatchObject({ ok: false, error: { code: 'rate_limited', retryAfterMs: 2000 } });
+    expect(fake.requests).toHaveLength(4);
+    expect(fake.requests[1]!.at - fake.requests[0]!.at).toBe(2000);
+  });
+
+  it('never resends a POST without an Idempotency-Key', async () => {
+    const { clock, fake, client } = setup(() => ({ status: 503 }));
+    const pending = client.createPet({ name: 'Rex', categoryId: '1' }, '');
+    await clock.advance(60_000);
+    expect(await pending).toMatchObject({ ok: false, error: { code: 'server_error' } });
+    expect(fake.requests).toHaveLength(1);
+    expect(fake.requests[0]?.headers.has('Idempotency-Key')).toBe(false);
+  });
+
   it('reports the Deprecation and Sunset headers of getPet', async () => {
     const headers = { Deprecation: '@1735689600', Sunset: 'Thu, 05 Dec 2030 00:00:00 GMT' };
     const { client } = setup(() => json(200, animalJson(BIG_ID), headers));
