@@ -16,7 +16,7 @@ export default defineConfig({
           name: 'node',
           environment: 'node',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/src/**', 'test/e2e/**', 'test/keychain/**'],
+          exclude: ['test/src/**', 'test/e2e/**', 'test/keychain/**', 'test/soak/**'],
         },
       },
       {
@@ -35,6 +35,14 @@ export default defineConfig({
           name: 'keychain',
           environment: 'node',
           include: ['test/keychain/**/*.test.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'soak',
+          environment: 'node',
+          include: ['test/soak/**/*.test.ts'],
+          testTimeout: 600_000,
         },
       },
       {
