@@ -27,6 +27,8 @@ export class AnimalListStore {
   /** The rows come from the cache because the service could not be reached. */
   offline = $state(false);
   error = $state<AppError | null>(null);
+  /** Offline and this query was never fetched: the rows are the saved animals that match it. */
+  fromSaved = $state(false);
   readonly limitError: string | null = $derived.by(() => {
     const text = this.limitText.trim();
     if (!/^\d+$/.test(text)) return `Limit must be a whole number from ${LIMIT_MIN} to ${LIMIT_MAX}.`;
@@ -66,6 +68,7 @@ export class AnimalListStore {
     if (request !== this.#request) return;
     this.rows = cached?.animals ?? [];
     this.fetchedAt = cached?.fetchedAt ?? null;
+    this.fromSaved = false;
     const result = await this.api.listPets({ profileId: this.profileId, query });
     if (request !== this.#request) return;
     this.onReachability(result.ok ? null : result.error);
@@ -81,6 +84,22 @@ export class AnimalListStore {
     }
     this.error = result.error;
     this.offline = result.error.code === 'offline' || result.error.code === 'timeout';
-    this.state = cached ? 'loaded' : 'error';
+    this.fromSaved = false;
+    if (!cached && this.offline) await this.#fromSaved(request, query);
+    if (request !== this.#request) return;
+    this.state = cached || this.fromSaved ? 'loaded' : 'error';
+  }
+
+  /** Never fetched and offline: answer the query from every animal saved on this device. */
+  async #fromSaved(request: number, query: { limit: number; status?: PetStatus }): Promise<void> {
+    const all = await this.cache.all();
+    if (request !== this.#request || all.length === 0) return;
+    const matching = all
+      .filter((row) => !query.status || row.animal.status === query.status)
+      .sort((a, b) => b.confirmedAt - a.confirmedAt)
+      .slice(0, query.limit);
+    this.rows = matching;
+    this.fetchedAt = all.reduce((max, row) => Math.max(max, row.confirmedAt), 0);
+    this.fromSaved = true;
   }
 }

@@ -1,0 +1,72 @@
+import { expect, serviceAnimalNames, test } from './fixtures';
+import { expectListLoaded, expectNoAxeViolations } from './renderer-helpers';
+
+test.use({ serviceOptions: { seedAnimals: 60 } });
+
+test('lists, filters by status, changes the limit, searches and sorts', async ({ app }) => {
+  const { page, service } = app;
+  await expectListLoaded(page);
+  const rows = page.getByTestId('animal-rows');
+  await expect(rows).toHaveAttribute('data-count', '20');
+  const [first] = await serviceAnimalNames(service, 1);
+  await expect(page.getByTestId('animal-row').first()).toContainText(first!);
+
+  await page.getByLabel('Status').selectOption('sold');
+  await expect(page.getByTestId('animal-row').first().locator('.chip')).toHaveText('sold');
+  const chips = await page.getByTestId('animal-row').locator('.chip').allTextContents();
+  expect(new Set(chips)).toEqual(new Set(['sold']));
+
+  await page.getByLabel('Status').selectOption('all');
+  await page.getByLabel(/^Limit/).fill('5');
+  await page.getByLabel(/^Limit/).press('Enter');
+  await expect(rows).toHaveAttribute('data-count', '5');
+
+  await page.getByLabel(/^Limit/).fill('101');
+  await page.getByLabel(/^Limit/).press('Enter');
+  await expect(page.getByText('Limit must be from 1 to 100.')).toBeVisible();
+
+  await page.getByLabel(/^Limit/).fill('50');
+  await page.getByLabel(/^Limit/).press('Enter');
+  await expect(rows).toHaveAttribute('data-count', '50');
+  await page.getByLabel('Sort by').selectOption('id');
+  const ids = await page.getByTestId('animal-row').evaluateAll((els) => els.map((el) => el.getAttribute('data-id')));
+  expect(ids.slice(0, 3).map(Number)).toEqual([...ids.slice(0, 3).map(Number)].sort((a, b) => a - b));
+
+  const name = first!;
+  await page.getByLabel('Search by name').fill(name);
+  await expect(page.getByTestId('animal-row').first()).toContainText(name);
+  await expectNoAxeViolations(page);
+});
+
+test('the detail is deep-linkable, comes from the cache and says when it was confirmed', async ({ app }) => {
+  const { page } = app;
+  await expectListLoaded(page);
+  const row = page.getByTestId('animal-row').first();
+  const id = await row.getAttribute('data-id');
+  await row.click();
+  await expect(page).toHaveURL(new RegExp(`#/animals/${id}$`));
+  await expect(page.getByTestId('animal-detail')).toContainText(id!);
+  await expect(page.getByTestId('confirmed-at')).toHaveText(/^\d\d:\d\d$/);
+  await page.reload();
+  await expect(page.getByTestId('animal-detail')).toContainText(id!);
+  await expect(page.getByTestId('detail-refresh')).toContainText(/confirmed this animal|no longer offers/);
+  await expectNoAxeViolations(page);
+});
+
+test('"saved on this device" and "prepare for the event" work offline', async ({ app }) => {
+  const { page, service } = app;
+  await expectListLoaded(page);
+  await page.getByRole('button', { name: 'Prepare for the event' }).click();
+  await expect(page.getByText('Ready: 60 animals are now available offline.')).toBeVisible();
+  await service.stop();
+  await page.getByRole('link', { name: 'Saved on this device' }).click();
+  await expect(page.getByTestId('animal-rows')).toHaveAttribute('data-count', '60');
+  await page.getByLabel('Search by name').fill('zzz-no-such-name');
+  await expect(page.getByText('No saved animal has')).toBeVisible();
+  await page.getByRole('link', { name: 'Animals', exact: true }).click();
+  await page.getByLabel('Status').selectOption('pending');
+  await expect(page.getByTestId('list-status')).toContainText(/Offline: showing what was saved at \d\d:\d\d/);
+  await expect(page.getByTestId('animal-row').first().locator('.chip')).toHaveText('pending');
+  await expect(page.getByTestId('sync-indicator')).toContainText('Offline');
+  await expectNoAxeViolations(page);
+});

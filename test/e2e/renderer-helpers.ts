@@ -1,0 +1,30 @@
+/** Helpers for the renderer's e2e specs: screens by role, the service log, axe. */
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { readRequestLog, type RequestLogLine } from '../service/index';
+import { expect, type E2eService } from './fixtures';
+
+/** The list screen has loaded the service's answer. */
+export async function expectListLoaded(page: Page): Promise<void> {
+  await expect(page.getByTestId('list-status')).toContainText('Updated');
+}
+
+/** Types an animal into the Add form and presses Enter. */
+export async function addAnimal(page: Page, name: string, categoryId: string): Promise<void> {
+  await page.getByLabel(/^Name/).fill(name);
+  await page.getByLabel(/^Category ID/).fill(categoryId);
+  await page.getByLabel(/^Category ID/).press('Enter');
+  await expect(page.getByTestId('add-result')).toContainText(`${name} is saved on this device`);
+}
+
+/** The requests that created an animal (a replay of an idempotency key creates nothing). */
+export async function creations(service: E2eService): Promise<RequestLogLine[]> {
+  return (await readRequestLog(service.logFile)).filter((line) => line.createdId !== null);
+}
+
+/** Axe finds no violation on the current screen. */
+export async function expectNoAxeViolations(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const summary = results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  expect(summary).toEqual([]);
+}
