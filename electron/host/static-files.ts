@@ -88,7 +88,14 @@ export async function serveStatic(
   const file = resolveInside(rendererDir, urlPath);
   if (!file) return sendPlain(response, 404, 'Not found');
   const info = await stat(file).catch(() => null);
-  if (!info?.isFile()) return sendPlain(response, 404, 'Not found');
+  if (!info?.isFile()) {
+    // Browsers ask for a favicon on their own; without one, say "nothing" rather than 404.
+    if (urlPath === '/favicon.ico') {
+      response.writeHead(204, { ...SECURITY_HEADERS, 'Cache-Control': 'no-cache' });
+      return void response.end();
+    }
+    return sendPlain(response, 404, 'Not found');
+  }
   const type = contentTypeOf(file);
   let body: Buffer = await readFile(file);
   const isHtml = type.startsWith('text/html');

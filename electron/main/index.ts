@@ -8,6 +8,9 @@ import { createAppCore } from '../core/app-core';
 import { openOsKeychain } from '../core/os-keychain';
 import { startMainProcess } from './main-process';
 
+// Tests (and the e2e project) give the app its own data folder.
+if (process.env.ADOPTION_USER_DATA_DIR) app.setPath('userData', process.env.ADOPTION_USER_DATA_DIR);
+
 const resourcesDir = app.isPackaged ? process.resourcesPath : join(app.getAppPath(), 'resources');
 
 startMainProcess({

@@ -213,6 +213,10 @@ describe('browser host', () => {
     expect((await send(host, '/bridge/hasKey')).status).toBe(405);
   });
 
+  it('answers a missing favicon with 204 rather than 404 (browsers ask for it on their own)', async () => {
+    expect((await send(host, '/favicon.ico')).status).toBe(204);
+  });
+
   it('never serves files outside the renderer folder', async () => {
     for (const path of [
       '/../adoption-outside.txt',

@@ -1,0 +1,47 @@
+/**
+ * End-to-end tests. Run inside a private keyring session (the fixtures use the real OS
+ * keychain): `node scripts/with-keyring.mjs npx playwright test`.
+ * - `chromium`: the app through the loopback browser host in Debian's Chromium.
+ * - `electron`: the same smoke test in Electron, skipped (with a printed reason) where the
+ *   Electron binary is not installed.
+ * The global setup builds the app once per run into a temporary folder (see
+ * test/e2e/support/global-setup.ts), so parallel runs never clobber `out/`.
+ */
+import { defineConfig } from '@playwright/test';
+
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export default defineConfig({
+  testDir: 'test/e2e',
+  globalSetup: './test/e2e/support/global-setup.ts',
+  workers: 2,
+  retries: 0,
+  forbidOnly: true,
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  reporter: [['list'], ['json', { outputFile: 'test-results/playwright.json' }]],
+  use: { trace: 'retain-on-failure' },
+  projects: [
+    {
+      name: 'chromium',
+      testIgnore: ['electron/**'],
+      use: {
+        browserName: 'chromium',
+        launchOptions: { executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS },
+      },
+    },
+    {
+      name: 'electron',
+      testMatch: ['electron/*.spec.ts'],
+    },
+  ],
+});

@@ -1,0 +1,178 @@
+/**
+ * Playwright fixtures for the whole app in Chromium, over the loopback browser host.
+ *
+ * Each test gets, fresh and torn down afterwards:
+ * - `dataDir`: an empty app data folder;
+ * - `service`: the local Animal Adoption Service on a free port, seeded with
+ *   `serviceOptions.seedAnimals` animals (default 40), one API key `e2e-<uuid>` on
+ *   `serviceOptions.plan` (default `free`), its data file and request log in `dataDir`; it
+ *   can be stopped and restarted on the same port (to test going offline and back);
+ * - `keychainService`: a unique keychain service name (`Adoption Desk e2e <uuid>`) in the
+ *   real OS keychain (run the tests inside `node scripts/with-keyring.mjs`), with the
+ *   service's key stored for the Local demo profile (`local`) unless `storeKey` is false;
+ * - `host`: the app core + browser host in this worker, Local demo pointed at `service`;
+ * - `app`: `page` opened on the host, plus `consoleErrors` (console errors and uncaught
+ *   page errors seen so far).
+ *
+ * Override per file with `test.use({ serviceOptions: { seedAnimals: 0, plan: 'pro' } })` or
+ * `test.use({ storeKey: false })`.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { test as base, expect, type Page } from '@playwright/test';
+import { createAppCore, type AppCore } from '../../electron/core/app-core';
+import { openOsKeychain } from '../../electron/core/os-keychain';
+import type { SecretStore } from '../../electron/core/secret-store';
+import { startBrowserHost, type BrowserHost } from '../../electron/host';
+import { startService, type RunningService, type ServiceOptions } from '../service/index';
+import { e2eOutDir } from './support/global-setup';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+export interface E2eServiceOptions extends Omit<ServiceOptions, 'port' | 'keys' | 'dataFile' | 'logFile'> {
+  /** The plan of the test's key (default `free`). */
+  plan?: string;
+}
+
+export interface E2eService {
+  /** Base URL ending in /v1. */
+  readonly url: string;
+  /** The test's API key. */
+  readonly key: string;
+  /** The service's request log (JSON lines), in the test's data folder. */
+  readonly logFile: string;
+  readonly running: RunningService;
+  stop(): Promise<void>;
+  /** Starts it again on the same port with the same data file. */
+  restart(): Promise<void>;
+}
+
+export interface E2eHost {
+  readonly url: string;
+  readonly token: string;
+  readonly core: AppCore;
+  readonly browserHost: BrowserHost;
+}
+
+export interface E2eApp {
+  readonly page: Page;
+  readonly service: E2eService;
+  readonly host: E2eHost;
+  /** Console errors and uncaught page errors, in order. */
+  readonly consoleErrors: string[];
+}
+
+interface Fixtures {
+  serviceOptions: E2eServiceOptions;
+  storeKey: boolean;
+  dataDir: string;
+  service: E2eService;
+  keychainService: string;
+  secretStore: SecretStore;
+  host: E2eHost;
+  app: E2eApp;
+}
+
+export const test = base.extend<Fixtures>({
+  serviceOptions: [{ seedAnimals: 40 }, { option: true }],
+  storeKey: [true, { option: true }],
+
+  // Playwright requires the object pattern even when a fixture uses no other fixture.
+  // eslint-disable-next-line no-empty-pattern
+  dataDir: async ({}, use) => {
+    const dir = mkdtempSync(join(tmpdir(), 'adoption-e2e-data-'));
+    await use(dir);
+    rmSync(dir, { recursive: true, force: true });
+  },
+
+  service: async ({ dataDir, serviceOptions }, use) => {
+    const { plan = 'free', ...rest } = serviceOptions;
+    const key = `e2e-${randomUUID()}`;
+    const logFile = join(dataDir, 'service-requests.log');
+    const options: ServiceOptions = {
+      ...rest,
+      keys: { [key]: plan },
+      dataFile: join(dataDir, 'service.json'),
+      logFile,
+    };
+    let running: RunningService | null = await startService({ ...options, port: 0 });
+    const port = running.port;
+    const service: E2eService = {
+      url: running.url,
+      key,
+      logFile,
+      get running() {
+        if (!running) throw new Error('the service is stopped');
+        return running;
+      },
+      async stop() {
+        await running?.stop();
+        running = null;
+      },
+      async restart() {
+        await running?.stop();
+        running = await startService({ ...options, port });
+      },
+    };
+    await use(service);
+    await running?.stop();
+  },
+
+  // eslint-disable-next-line no-empty-pattern
+  keychainService: async ({}, use) => {
+    await use(`Adoption Desk e2e ${randomUUID()}`);
+  },
+
+  secretStore: async ({ keychainService }, use) => {
+    const store = await openOsKeychain(keychainService);
+    await use(store);
+    // Leave nothing behind in the keychain.
+    await store.delete('local').catch(() => undefined);
+  },
+
+  host: async ({ dataDir, service, secretStore, storeKey }, use) => {
+    if (storeKey) await secretStore.set('local', service.key);
+    const core = await createAppCore({
+      fetch: globalThis.fetch,
+      dataDir,
+      secretStore,
+      resourcesDir: join(ROOT, 'resources'),
+      localDemoUrl: service.url,
+    });
+    const browserHost = await startBrowserHost({
+      router: core.router,
+      events: core.events,
+      rendererDir: join(e2eOutDir(), 'renderer'),
+      logError: (message) => console.error(message),
+    });
+    await use({ url: browserHost.url, token: browserHost.token, core, browserHost });
+    await browserHost.stop();
+    await core.dispose();
+  },
+
+  app: async ({ page, service, host }, use) => {
+    const consoleErrors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() !== 'error') return;
+      const where = message.location().url;
+      consoleErrors.push(where ? `${message.text()} (${where})` : message.text());
+    });
+    page.on('pageerror', (error) => consoleErrors.push(`${error.name}: ${error.message}`));
+    await page.goto(host.url);
+    await use({ page, service, host, consoleErrors });
+  },
+});
+
+export { expect };
+
+/** The names of the first `limit` animals as the service lists them (for assertions). */
+export async function serviceAnimalNames(service: E2eService, limit = 5): Promise<string[]> {
+  const response = await fetch(`${service.url}/pets?limit=${limit}`, {
+    headers: { Authorization: `Bearer ${service.key}` },
+  });
+  if (!response.ok) throw new Error(`the service answered ${response.status}`);
+  const animals = (await response.json()) as { name: string }[];
+  return animals.map((animal) => animal.name);
+}

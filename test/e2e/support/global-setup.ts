@@ -1,0 +1,38 @@
+/**
+ * Builds the app once per Playwright run into a fresh folder `out/e2e-XXXXXX/` and publishes
+ * it as `ADOPTION_E2E_OUT` to the workers, so e2e runs test the current sources and never
+ * overwrite `out/main|preload|renderer` (other runs and engineers may be using them). The
+ * folder is inside the repository so the built main process resolves `node_modules` and
+ * `"type": "module"` from the root package.json (Electron runs it from there). `ADOPTION_E2E_OUT=<dir>` set beforehand
+ * skips the build and uses that folder (it must hold main/, preload/ and renderer/).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+const ROOT = resolve(import.meta.dirname, '../../..');
+
+export default function globalSetup(): (() => void) | undefined {
+  const given = process.env.ADOPTION_E2E_OUT;
+  if (given) {
+    if (!existsSync(join(given, 'renderer', 'index.html')))
+      throw new Error(`ADOPTION_E2E_OUT=${given} holds no renderer/index.html`);
+    return undefined;
+  }
+  mkdirSync(join(ROOT, 'out'), { recursive: true });
+  const outDir = mkdtempSync(join(ROOT, 'out', 'e2e-'));
+  const result = spawnSync(join(ROOT, 'node_modules/.bin/electron-vite'), ['build', '--outDir', outDir], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  if (result.status !== 0) throw new Error('electron-vite build failed before the e2e tests (see above)');
+  process.env.ADOPTION_E2E_OUT = outDir;
+  return () => rmSync(outDir, { recursive: true, force: true });
+}
+
+/** Where the workers find the build. */
+export function e2eOutDir(): string {
+  const dir = process.env.ADOPTION_E2E_OUT;
+  if (!dir) throw new Error('ADOPTION_E2E_OUT is not set: run the tests through playwright.config.ts');
+  return dir;
+}
