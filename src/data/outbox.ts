@@ -3,11 +3,13 @@
  * confirmed them. Every row read is re-validated; a row that fails is moved to the
  * quarantine table (never silently dropped) and reported to `onQuarantine` listeners.
  */
-import { z } from 'zod';
-import { Int64, NewPet, type Animal } from '../shared/animal';
-import { AppError } from '../shared/result';
+import type { Animal, NewPet } from '../shared/animal';
+import type { AppError } from '../shared/result';
 import { AnimalCache } from './animal-cache';
-import { OUTBOX_STATES, type OutboxEntry, type OutboxRow, type ProfileDb, type QuarantinedRow } from './db';
+import type { OutboxEntry, OutboxRow, ProfileDb, QuarantinedRow } from './db';
+import { OutboxRowSchema, OutboxStateError, parsePet, toEntry, type Quarantined } from './outbox-records';
+
+export { InvalidPetError, OutboxStateError, type Quarantined } from './outbox-records';
 
 export interface Clock {
   now(): number;
@@ -17,47 +19,6 @@ const systemClock: Clock = { now: () => Date.now() };
 
 /** Sent entries are kept this long (so the UI can show "sent" and the server id), then pruned. */
 export const SENT_KEPT_MS = 24 * 60 * 60 * 1000;
-
-const OutboxRowSchema = z.object({
-  localId: z.string().min(1),
-  idempotencyKey: z.uuid(),
-  pet: NewPet,
-  createdAt: z.number(),
-  updatedAt: z.number(),
-  state: z.enum(OUTBOX_STATES),
-  attempts: z.number().int().nonnegative(),
-  lastError: AppError.nullable(),
-  serverId: Int64.nullable(),
-  nextAttemptAt: z.number().nullable(),
-  unknownOutcome: z.boolean(),
-  seq: z.number().int(),
-});
-
-/** Thrown by `enqueue` and `edit` when the pet is not a valid creation payload. */
-export class InvalidPetError extends Error {
-  constructor(readonly issues: z.core.$ZodIssue[]) {
-    super(issues.map((issue) => issue.message).join('; '));
-    this.name = 'InvalidPetError';
-  }
-}
-
-/** Thrown when an operation names an entry that does not exist or is in the wrong state. */
-export class OutboxStateError extends Error {
-  override name = 'OutboxStateError';
-}
-
-export type Quarantined = Pick<QuarantinedRow, 'id' | 'raw' | 'reason' | 'at'>;
-
-function toEntry(row: OutboxRow): OutboxEntry {
-  const { seq: _seq, ...entry } = row;
-  return entry;
-}
-
-function parsePet(pet: NewPet): NewPet {
-  const parsed = NewPet.safeParse(pet);
-  if (!parsed.success) throw new InvalidPetError(parsed.error.issues);
-  return parsed.data;
-}
 
 export class Outbox {
   private readonly cache: AnimalCache;
@@ -128,6 +89,21 @@ export class Outbox {
     });
     if (moved.length > 0) for (const listener of this.quarantineListeners) listener(moved);
     return rows.sort((a, b) => a.seq - b.seq).map(toEntry);
+  }
+
+  /**
+   * Every valid entry in creation order, in a read-only transaction (usable inside Dexie's
+   * `liveQuery`); invalid rows are only counted here; `list()` moves them aside.
+   */
+  async readValid(): Promise<{ entries: OutboxEntry[]; invalid: number }> {
+    const rows = await this.db.outbox.orderBy('seq').toArray();
+    const entries: OutboxEntry[] = [];
+    for (const row of rows) {
+      const parsed = OutboxRowSchema.safeParse(row);
+      if (parsed.success) entries.push(toEntry(parsed.data));
+    }
+    const total = await this.db.outbox.count();
+    return { entries, invalid: total - entries.length };
   }
 
   /** Entries still to send (queued or sending), in creation order. */

@@ -61,6 +61,10 @@ describe('Outbox', () => {
     const reported: unknown[] = [];
     outbox.onQuarantine((rows) => reported.push(...rows));
 
+    // A read-only look (as inside liveQuery) skips and counts it without moving it.
+    expect(await outbox.readValid()).toEqual({ entries: [good], invalid: 1 });
+    expect(await db.outbox.get('broken-1')).toBeDefined();
+
     expect(await outbox.list()).toEqual([good]);
     expect(await db.outbox.get('broken-1')).toBeUndefined();
     const quarantined = await outbox.quarantined();
