@@ -21,7 +21,12 @@ export interface IdempotencyRecord {
 }
 
 export type IdempotencyLookup =
-  | { kind: 'new'; release(): void; complete(response: StoredResponse): void }
+  | {
+      kind: 'new';
+      release(): void;
+      /** Records the response (persisted with the creation); returns `settle`, to call once it is durable. */
+      complete(response: StoredResponse): () => void;
+    }
   | { kind: 'in_flight' }
   | { kind: 'mismatch' }
   | { kind: 'replay'; response: StoredResponse };
@@ -41,6 +46,8 @@ export function parseIdempotencyKey(header: string): string | null {
 export class IdempotencyRecords {
   private readonly done = new Map<string, IdempotencyRecord>();
   private readonly inFlight = new Map<string, string>();
+  /** Completed records whose creation is not on disk yet: still "in flight" for a repeat. */
+  private readonly unsettled = new Set<string>();
 
   constructor(
     records: readonly IdempotencyRecord[],
@@ -55,6 +62,7 @@ export class IdempotencyRecords {
     const record = this.done.get(id);
     if (record && record.createdAt + IDEMPOTENCY_TTL_MS <= this.now()) this.done.delete(id);
     const current = this.done.get(id);
+    if (current && this.unsettled.has(id)) return { kind: 'in_flight' };
     if (current)
       return current.fingerprint === fingerprint
         ? { kind: 'replay', response: current.response }
@@ -67,6 +75,8 @@ export class IdempotencyRecords {
       complete: (response) => {
         this.inFlight.delete(id);
         this.done.set(id, { scope, key, fingerprint, createdAt: this.now(), response });
+        this.unsettled.add(id);
+        return () => this.unsettled.delete(id);
       },
     };
   }

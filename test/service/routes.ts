@@ -131,8 +131,9 @@ function prepareCreate(request: OperationRequest, ctx: OperationContext): Prepar
       const animal = ctx.store.create(checked.value);
       operation.createdId = animal.id;
       const reply = jsonReply(201, animal, { Location: `${ctx.baseUrl}/pets/${animal.id}` });
-      claim?.complete({ status: reply.status, body: reply.body });
-      await ctx.persist();
+      const settle = claim?.complete({ status: reply.status, body: reply.body });
+      // a repeat sees the key in flight (409) until the creation is durable, then gets the replay
+      await ctx.persist().finally(() => settle?.());
       return reply;
     },
   };
