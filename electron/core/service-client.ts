@@ -12,7 +12,7 @@ import { isInt64String } from '../../src/shared/int64';
 import { encodeJson } from '../../src/shared/json-codec';
 import { err, ok, type Result } from '../../src/shared/result';
 import type { Clock } from './clock';
-import { QueueCancelledError, type RateLimitGovernor, type TaskKind } from './governor';
+import { QueueCancelledError, type AttemptOutcome, type RateLimitGovernor, type TaskKind } from './governor';
 import { sendHttp, MESSAGES, type HttpOptions } from './http-client';
 import { ERROR_MESSAGES, outcomeOf, resultOf } from './response-mapping';
 import { buildUrl, redactKey } from './url-join';
@@ -61,6 +61,17 @@ interface Answer<T> {
 }
 
 const NO_KEY = 'No API key is saved for this profile. Add one in the profile settings.';
+
+/**
+ * A creation whose answer was lost (connection dropped, timeout, a 500) may have been stored.
+ * Only the outbox, which looks for such an animal before sending again, may resend it; the
+ * core retries a POST only when the service certainly did not act on it (503, 409, 429).
+ */
+function attemptOutcome(method: string, result: Result<unknown>): AttemptOutcome {
+  const outcome = outcomeOf(result);
+  if (method !== 'POST' || result.ok || outcome !== 'transient') return outcome;
+  return result.error.status === 503 || result.error.code === 'conflict' ? outcome : 'final';
+}
 
 export function createServiceClient(options: ServiceClientOptions): ServiceClient {
   const { clock, governor } = options;
@@ -113,7 +124,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
             idempotencyKey: call.idempotencyKey ?? null,
             outcome: result.ok ? 'ok' : result.error.code,
           });
-          return { value: { result, headers, fetchedAt }, outcome: outcomeOf(result), headers };
+          return { value: { result, headers, fetchedAt }, outcome: attemptOutcome(call.method, result), headers };
         },
         { retryable, ...(call.signal ? { signal: call.signal } : {}) },
       );

@@ -128,6 +128,16 @@ describe('service client', () => {
     expect(fake.requests[1]!.at - fake.requests[0]!.at).toBe(2000);
   });
 
+  it('leaves a keyed POST whose answer was lost to the outbox (it may have been stored)', async () => {
+    for (const answer of [{ status: 500 }, { status: 502 }]) {
+      const { clock, fake, client } = setup(() => answer);
+      const pending = client.createPet({ name: 'Rex', categoryId: '1' }, 'idem-2');
+      await clock.advance(60_000);
+      expect(await pending).toMatchObject({ ok: false, error: { code: 'server_error' } });
+      expect(fake.requests).toHaveLength(1);
+    }
+  });
+
   it('never resends a POST without an Idempotency-Key', async () => {
     const { clock, fake, client } = setup(() => ({ status: 503 }));
     const pending = client.createPet({ name: 'Rex', categoryId: '1' }, '');
