@@ -4,9 +4,12 @@
  * to BENCHES: a module exporting `{ name, run }` (see lib/report.ts).
  */
 import { printResults, saveResult, type Bench, type BenchResult } from './lib/report';
+import { bundleSizeBench } from './bundle-size';
+import { coreCostBench } from './core-cost';
+import { drainBench } from './drain';
 import { serviceThroughputBench } from './service-throughput';
 
-const BENCHES: Bench[] = [serviceThroughputBench];
+const BENCHES: Bench[] = [serviceThroughputBench, drainBench, coreCostBench, bundleSizeBench];
 
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2);
