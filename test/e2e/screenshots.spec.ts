@@ -1,0 +1,75 @@
+/**
+ * Saves the README's screenshots (docs/screenshots/*.png) and runs axe on every screen.
+ */
+import { resolve } from 'node:path';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+import { addAnimal, expectListLoaded, expectNoAxeViolations } from './renderer-helpers';
+
+const SHOTS = resolve(import.meta.dirname, '../../docs/screenshots');
+
+async function shoot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: resolve(SHOTS, `${name}.png`) });
+}
+
+test.describe('main screens', () => {
+  test.use({ viewport: { width: 1200, height: 760 }, serviceOptions: { seedAnimals: 60 } });
+
+  test('list, add, detail, offline with queued items; axe on every screen', async ({ app }) => {
+    const { page, service } = app;
+    await expectListLoaded(page);
+    await shoot(page, 'list');
+
+    await page.getByRole('link', { name: 'Add animal', exact: true }).click();
+    await page.getByRole('button', { name: 'Add animal' }).click();
+    await expect(page.getByText('Name is required.')).toBeVisible();
+    await expectNoAxeViolations(page);
+    await addAnimal(page, 'Biscuit', '3');
+    await page.getByLabel(/^Name/).fill('Pepper');
+    await page.getByLabel(/^Category ID/).fill('12.5');
+    await page.getByLabel(/^Category ID/).press('Enter');
+    await expect(page.getByText('Category ID must be a whole number')).toBeVisible();
+    await shoot(page, 'add');
+
+    await page.getByRole('link', { name: 'Animals', exact: true }).click();
+    await page.getByTestId('animal-row').first().click();
+    await expect(page.getByTestId('detail-refresh')).toContainText(/confirmed|no longer offers/);
+    await shoot(page, 'detail');
+
+    for (const name of ['Saved on this device', 'Store orders', 'Keys and profiles', 'Diagnostics']) {
+      await page.getByRole('link', { name }).click();
+      await expect(page.getByRole('heading', { level: 2 })).toBeVisible();
+      await expectNoAxeViolations(page);
+    }
+    await expect(page.getByRole('region', { name: 'Request log' })).toContainText('/pets');
+
+    await service.stop();
+    await page.getByRole('link', { name: 'Add animal', exact: true }).click();
+    await addAnimal(page, 'Waffles', '2');
+    await addAnimal(page, 'Noodle', '5');
+    await page.getByRole('link', { name: 'Animals', exact: true }).click();
+    await expect(page.getByTestId('list-status')).toContainText('Offline: showing what was saved at');
+    await expect(page.getByTestId('queued-row')).toHaveCount(2);
+    await expectNoAxeViolations(page);
+    await shoot(page, 'offline-queued');
+  });
+});
+
+test.describe('rate-limited', () => {
+  test.use({
+    viewport: { width: 1200, height: 760 },
+    serviceOptions: { seedAnimals: 30, plan: 'enterprise:3:1000', minuteMs: 20_000 },
+  });
+
+  test('the paused meter', async ({ app }) => {
+    const { page, service } = app;
+    await expectListLoaded(page);
+    for (let i = 0; i < 2; i += 1) {
+      await fetch(`${service.url}/pets?limit=1`, { headers: { Authorization: `Bearer ${service.key}` } });
+    }
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await expect(page.getByRole('status', { name: 'Rate limit' })).toContainText('Paused');
+    await expectNoAxeViolations(page);
+    await shoot(page, 'rate-limited');
+  });
+});
