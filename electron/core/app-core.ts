@@ -17,7 +17,7 @@ import { KeyService } from './key-service';
 import { ProfileStore } from './profile-store';
 import { createRouter, type Handlers, type Router } from './router';
 import type { SecretStore } from './secret-store';
-import { createServiceClient } from './service-client';
+import { createServiceClient, type ServiceClientOptions } from './service-client';
 
 export interface AppCoreOptions {
   /** Electron's `net.fetch` in the app, Node's `fetch` in the browser host. */
@@ -31,6 +31,8 @@ export interface AppCoreOptions {
   localDemoUrl?: string;
   clock?: Clock;
   logError?: (message: string) => void;
+  /** HTTP limits of every service client (tests shorten the 15 s headers / 30 s total timeouts). */
+  http?: ServiceClientOptions['http'];
 }
 
 export interface AppCore {
@@ -92,6 +94,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       clock,
       getKey: () => keys.getKey(profileId),
       onRequest: (entry) => diagnostics.add(entry),
+      ...(options.http ? { http: options.http } : {}),
     });
     const made = { baseUrl: profile.baseUrl, governor, client, stopSnapshots };
     clients.set(profileId, made);
