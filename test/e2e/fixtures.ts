@@ -14,15 +14,15 @@
  * - `app`: `page` opened on the host, plus `consoleErrors` (console errors and uncaught
  *   page errors seen so far).
  *
- * Override per file with `test.use({ serviceOptions: { seedAnimals: 0, plan: 'pro' } })` or
- * `test.use({ storeKey: false })`.
+ * Override per file with `test.use({ serviceOptions: { seedAnimals: 0, plan: 'pro' } })`,
+ * `test.use({ storeKey: false })` or `test.use({ coreOptions: { http: { headersTimeoutMs: 2000 } } })`.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
-import { createAppCore, type AppCore } from '../../electron/core/app-core';
+import { createAppCore, type AppCore, type AppCoreOptions } from '../../electron/core/app-core';
 import { openOsKeychain } from '../../electron/core/os-keychain';
 import type { SecretStore } from '../../electron/core/secret-store';
 import { startBrowserHost, type BrowserHost } from '../../electron/host';
@@ -64,8 +64,12 @@ export interface E2eApp {
   readonly consoleErrors: string[];
 }
 
+/** Extra options of the in-process app core (e.g. shorter HTTP timeouts). */
+export type E2eCoreOptions = Pick<AppCoreOptions, 'http'>;
+
 interface Fixtures {
   serviceOptions: E2eServiceOptions;
+  coreOptions: E2eCoreOptions;
   storeKey: boolean;
   dataDir: string;
   service: E2eService;
@@ -78,6 +82,7 @@ interface Fixtures {
 export const test = base.extend<Fixtures>({
   serviceOptions: [{ seedAnimals: 40 }, { option: true }],
   storeKey: [true, { option: true }],
+  coreOptions: [{}, { option: true }],
 
   // Playwright requires the object pattern even when a fixture uses no other fixture.
   // eslint-disable-next-line no-empty-pattern
@@ -132,9 +137,10 @@ export const test = base.extend<Fixtures>({
     await store.delete('local').catch(() => undefined);
   },
 
-  host: async ({ dataDir, service, secretStore, storeKey }, use) => {
+  host: async ({ dataDir, service, secretStore, storeKey, coreOptions }, use) => {
     if (storeKey) await secretStore.set('local', service.key);
     const core = await createAppCore({
+      ...coreOptions,
       fetch: globalThis.fetch,
       dataDir,
       secretStore,
