@@ -70,3 +70,45 @@ test('"saved on this device" and "prepare for the event" work offline', async ({
   await expect(page.getByTestId('sync-indicator')).toContainText('Offline');
   await expectNoAxeViolations(page);
 });
+
+test('10,000 saved animals stay virtualised and searchable', async ({ app }) => {
+  const { page } = app;
+  await expectListLoaded(page);
+  await page.evaluate(async () => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open('adoption-desk.local');
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    const tx = db.transaction('animals', 'readwrite');
+    const store = tx.objectStore('animals');
+    for (let i = 1; i <= 10_000; i += 1) {
+      const id = String(1_000_000 + i);
+      store.put({
+        id,
+        animal: { id, name: `Bulk ${i}`, categoryId: '1', status: 'available' },
+        confirmedAt: 1,
+        firstSeenAt: 1,
+      });
+    }
+    await new Promise((resolve, reject) => {
+      tx.oncomplete = resolve;
+      tx.onerror = () => reject(tx.error);
+    });
+    db.close();
+  });
+  await page.goto(`${app.host.url}#/saved`);
+  await page.reload();
+  const rows = page.getByTestId('animal-rows');
+  await expect(rows).toHaveAttribute('data-count', '10020');
+  expect(await page.getByTestId('animal-row').count()).toBeLessThan(100);
+  await page.getByLabel('Search by name').fill('Bulk 9999');
+  await expect(rows).toHaveAttribute('data-count', '1');
+  await expect(page.getByTestId('animal-row')).toContainText('1009999');
+  await page.getByLabel('Search by name').fill('');
+  await page.getByLabel('Sort by').selectOption('id');
+  await page.getByTestId('animal-row').first().focus();
+  await page.keyboard.press('End');
+  await page.locator('.animal-rows__viewport').evaluate((el) => el.scrollTo(0, el.scrollHeight));
+  await expect(page.getByTestId('animal-row').filter({ hasText: 'Bulk 10000' })).toBeVisible();
+});

@@ -42,6 +42,12 @@ test.describe('main screens', () => {
       await expectNoAxeViolations(page);
     }
     await expect(page.getByRole('region', { name: 'Request log' })).toContainText('/pets');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.getByRole('link', { name: 'Animals', exact: true }).click();
+    await expectListLoaded(page);
+    await expectNoAxeViolations(page);
+    await shoot(page, 'list-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
 
     await service.stop();
     await page.getByRole('link', { name: 'Add animal', exact: true }).click();
