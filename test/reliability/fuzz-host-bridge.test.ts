@@ -1,0 +1,153 @@
+/**
+ * Issue 7.5 through the browser host: the fuzzer's payloads (JSON-only) and raw malformed
+ * HTTP bodies (invalid JSON, binary, huge, wrong content types, odd paths) over the host's
+ * HTTP bridge with the token. Well-formed calls get 200 and a typed envelope; malformed HTTP
+ * gets the host's 4xx; the host keeps answering. Refusals (no/wrong token, foreign Origin or
+ * Host) hold on every channel without the router ever being called.
+ */
+import { request as httpRequest, Agent } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Router } from '../../electron/core/router';
+import { startBrowserHost, type BrowserHost } from '../../electron/host';
+import { CHANNELS } from '../../src/shared/api';
+import { createFuzzer } from './support/fuzz';
+import { answerProblem, prototypeIsClean, startFuzzCore, type FuzzCore } from './support/fuzz-core';
+import { watchProcess } from './support/hostile-client';
+
+export const BRIDGE_PAYLOADS = Number(process.env.FUZZ_BRIDGE_PAYLOADS ?? 2000);
+const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+let fuzz: FuzzCore;
+let host: BrowserHost;
+let routerCalls = 0;
+const watch = watchProcess();
+
+interface Reply {
+  status: number;
+  body: string;
+}
+
+function post(path: string, body: string | Buffer, headers: Record<string, string> = {}): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const own = `127.0.0.1:${host.port}`;
+    const req = httpRequest(
+      {
+        agent,
+        host: '127.0.0.1',
+        port: host.port,
+        path,
+        method: 'POST',
+        headers: {
+          Host: own,
+          Origin: `http://${own}`,
+          'Content-Type': 'application/json',
+          'X-Adoption-Token': host.token,
+          ...headers,
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+beforeAll(async () => {
+  fuzz = await startFuzzCore();
+  const router: Router = {
+    handle: (channel, input) => {
+      routerCalls += 1;
+      return fuzz.core.router.handle(channel, input);
+    },
+  };
+  host = await startBrowserHost({ router, events: fuzz.core.events, logError: () => undefined });
+});
+afterAll(async () => {
+  agent.destroy();
+  await host.stop();
+  await fuzz.dispose();
+  watch.stop();
+  expect(watch.problems).toEqual([]);
+});
+
+describe('fuzzing the browser host bridge', () => {
+  it(`${BRIDGE_PAYLOADS} fuzzed payloads: 200 with a typed envelope every time`, async () => {
+    const fuzzer = createFuzzer(11, true);
+    const problems: string[] = [];
+    const started = Date.now();
+    for (let i = 0; i < BRIDGE_PAYLOADS; i += 1) {
+      const call = fuzzer.next();
+      const reply = await post(`/bridge/${encodeURIComponent(call.channel)}`, JSON.stringify(call.input) ?? '');
+      const parsed = reply.status === 200 ? (JSON.parse(reply.body) as unknown) : null;
+      // `/bridge/` with no channel name is no bridge path: the host's 404
+      const expected = call.channel === '' ? 404 : 200;
+      let problem = reply.status === expected ? null : `HTTP ${reply.status}`;
+      if (reply.status === 200) problem = answerProblem(call.channel, parsed);
+      if (problem) problems.push(`#${i} ${call.channel}: ${problem}`);
+      if (call.keys.some((key) => reply.body.includes(key))) problems.push(`#${i}: quoted the key`);
+    }
+    console.log(`bridge fuzz: ${BRIDGE_PAYLOADS} payloads in ${Date.now() - started} ms, ${problems.length} problems`);
+    expect(problems.slice(0, 20)).toEqual([]);
+    expect(prototypeIsClean()).toBe(true);
+  }, 120_000);
+
+  it('raw malformed bodies and paths get a typed envelope or the host 4xx, and the host still answers', async () => {
+    const nested = '['.repeat(400_000) + ']'.repeat(400_000);
+    const cases: [string, string, string | Buffer, Record<string, string>, number, string | null][] = [
+      ['invalid JSON', 'listPets', '{"profileId":', {}, 200, 'invalid_request'],
+      ['binary', 'setKey', Buffer.from([0xff, 0xfe, 0x00, 0x81, 0x7b]), {}, 200, 'invalid_request'],
+      ['NUL bytes', 'hasKey', '\u0000\u0000', {}, 200, 'invalid_request'],
+      ['empty body', 'listProfiles', '', {}, 200, 'ok'],
+      ['JSON null', 'hasKey', 'null', {}, 200, 'invalid_request'],
+      ['1e999', 'getPet', '{"profileId":"local","id":1e999}', {}, 200, 'invalid_request'],
+      ['proto key', 'listPets', '{"__proto__":{"polluted":1},"profileId":"local","query":{}}', {}, 200, 'ok'],
+      ['deep nesting', 'listPets', nested, {}, 200, 'invalid_request'],
+      ['2 MiB body', 'listPets', Buffer.alloc(2 * 1024 * 1024, 0x20), {}, 413, null],
+      ['text/plain', 'listPets', '{}', { 'Content-Type': 'text/plain' }, 415, null],
+      ['form content type', 'setKey', 'key=x', { 'Content-Type': 'application/x-www-form-urlencoded' }, 415, null],
+      // WHATWG URL parsing turns /bridge/%2e%2e into `/`: not a bridge path, and POST is refused there
+      ['dot-dot channel', '%2e%2e', '{}', {}, 405, null],
+      ['encoded slash', 'list%2FPets', '{}', {}, 200, 'invalid_request'],
+      ['nested path', 'listPets/extra', '{}', {}, 404, null],
+    ];
+    const seen: string[] = [];
+    for (const [name, channel, body, headers, status, code] of cases) {
+      const reply = await post(`/bridge/${channel}`, body, headers);
+      expect(reply.status, name).toBe(status);
+      if (code === 'ok') expect(JSON.parse(reply.body), name).toMatchObject({ ok: true });
+      else if (code) expect(JSON.parse(reply.body), name).toMatchObject({ ok: false, error: { code } });
+      seen.push(`${name} → ${reply.status}${code ? ` ${code}` : ''}`);
+    }
+    const broken = await post('/bridge/%E0%A4%A', '{}');
+    seen.push(`malformed percent-encoding → ${broken.status}`);
+    expect(broken.status).toBeGreaterThanOrEqual(400);
+    console.log(`raw bridge cases: ${seen.join('; ')}`);
+    expect(prototypeIsClean()).toBe(true);
+    const after = await post('/bridge/listProfiles', '{}');
+    expect(after.status).toBe(200);
+    expect(JSON.parse(after.body)).toMatchObject({ ok: true });
+  }, 60_000);
+
+  it('every channel refuses no token, a wrong token, a foreign Origin and a foreign Host, never calling the router', async () => {
+    const before = routerCalls;
+    const refusals: Record<string, string>[] = [
+      { 'X-Adoption-Token': '' },
+      { 'X-Adoption-Token': 'f'.repeat(64) },
+      { 'X-Adoption-Token': 'short' },
+      { Origin: 'http://evil.example' },
+      { Origin: 'null' },
+      { Host: 'evil.example' },
+      { Host: `attacker.example:${host.port}` },
+    ];
+    for (const channel of CHANNELS) {
+      for (const headers of refusals) {
+        const reply = await post(`/bridge/${channel}`, '{"profileId":"local"}', headers);
+        expect(reply.status, `${channel} ${JSON.stringify(headers)}`).toBe(403);
+      }
+    }
+    expect(routerCalls).toBe(before);
+  });
+});
