@@ -7,9 +7,10 @@ import { printResults, saveResult, type Bench, type BenchResult } from './lib/re
 import { bundleSizeBench } from './bundle-size';
 import { coreCostBench } from './core-cost';
 import { drainBench } from './drain';
+import { rendererBench } from './renderer';
 import { serviceThroughputBench } from './service-throughput';
 
-const BENCHES: Bench[] = [serviceThroughputBench, drainBench, coreCostBench, bundleSizeBench];
+const BENCHES: Bench[] = [serviceThroughputBench, drainBench, rendererBench, coreCostBench, bundleSizeBench];
 
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2);
