@@ -106,9 +106,20 @@ function printSideBySide(runs: ReadonlyArray<readonly [string, ClientRun]>): voi
   }
 }
 
+/** Node loads its fetch (undici) on first use, ~0.3 s: pay that before any client is timed. */
+async function warmUpFetch(): Promise<void> {
+  const service = await startService({ keys: {} });
+  try {
+    await (await fetch(`${service.url}/pets`)).arrayBuffer();
+  } finally {
+    await service.stop();
+  }
+}
+
 export async function benchDrain(): Promise<BenchResult> {
   const dir = await mkdtemp(join(tmpdir(), 'adoption-bench-drain-'));
   try {
+    await warmUpFetch();
     const runs: Array<readonly [string, ClientRun]> = [];
     for (const [name, drain] of CLIENTS) {
       console.log(`  drain: ${name}…`);
