@@ -6,6 +6,8 @@ export class DiagnosticsStore {
   entries = $state<DiagnosticEntry[]>([]);
   error = $state<string | null>(null);
   copyMessage = $state<string | null>(null);
+  /** The report to copy by hand when the clipboard could not be used. */
+  copyFallback = $state<string | null>(null);
 
   constructor(
     private readonly api: AdoptionApi,
@@ -33,8 +35,10 @@ export class DiagnosticsStore {
       if (!this.clipboard) throw new Error('no clipboard');
       await this.clipboard.writeText(this.report());
       this.copyMessage = `Copied ${this.entries.length} requests to the clipboard.`;
+      this.copyFallback = null;
     } catch {
       this.copyMessage = 'Could not use the clipboard: select the text below and copy it.';
+      this.copyFallback = this.report();
     }
   }
 }

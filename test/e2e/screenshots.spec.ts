@@ -16,6 +16,7 @@ test.describe('main screens', () => {
   test.use({ viewport: { width: 1200, height: 760 }, serviceOptions: { seedAnimals: 60 } });
 
   test('list, add, detail, offline with queued items; axe on every screen', async ({ app }) => {
+    test.setTimeout(60_000);
     const { page, service } = app;
     await expectListLoaded(page);
     await shoot(page, 'list');
