@@ -6,7 +6,7 @@
  * Offline: the Electron version is given (`-e`, from node_modules/electron), the check that
  * downloads Electron's release list is excluded (AvailableSecurityFixesGlobalCheck: the
  * Electron version is kept current by dependency updates instead), and `got` answers "no
- * network" at once (support/electronegativity-offline.cjs). The scanner reads .js/.ts/.html
+ * network" at once (support/electronegativity-offline.mjs). The scanner reads .js/.ts/.html
  * only, so the CommonJS preload `index.cjs` is copied as `.js` for it.
  */
 import { spawn } from 'node:child_process';
@@ -69,8 +69,8 @@ function parseCsv(text: string): Finding[] {
 function scan(name: string, input: string): Promise<Finding[]> {
   const output = join(work, `${name}.csv`);
   const args = [
-    '--require',
-    join(import.meta.dirname, 'support/electronegativity-offline.cjs'),
+    '--import',
+    join(import.meta.dirname, 'support/electronegativity-offline.mjs'),
     join(ROOT, 'node_modules/@doyensec/electronegativity/dist/index.js'),
     ...['-i', input, '-e', ELECTRON_VERSION, '-r', '-x', 'AvailableSecurityFixesGlobalCheck', '-o', output],
   ];
