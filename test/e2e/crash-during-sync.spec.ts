@@ -1,0 +1,54 @@
+/**
+ * Crash during sync (issue 7 part 1), short variant for `npm test`: 50 creations queued, the
+ * drain started, then at a seeded moment the browser host child is `kill -9`ed or the
+ * browser is closed; after the restart every animal is on the service exactly once and
+ * nothing is queued or lost. 3 seeds × {host kill, browser close} against a service that
+ * honours Idempotency-Key, and 2 seeds against `--no-idempotency` (reconciliation alone).
+ * The 20-seed variants: crash-during-sync.soak.spec.ts (SOAK=1).
+ */
+import { test } from './fixtures';
+import { checkCrashOutcome } from './support/crash-assertions';
+import { runCrashScenario, type CrashKind } from './support/crash-scenario';
+
+const SERVICE = { seedAnimals: 0, plan: 'enterprise:100000:1000000', latencyMs: '2..15' };
+const KINDS: CrashKind[] = ['host-kill', 'browser-close'];
+
+test.describe.configure({ mode: 'parallel' });
+
+test.describe('against a service that honours Idempotency-Key', () => {
+  test.use({ serviceOptions: SERVICE });
+  for (const seed of [101, 102, 103])
+    for (const kind of KINDS)
+      test(`seed ${seed}: ${kind} mid-drain, every animal exactly once`, async ({
+        service,
+        dataDir,
+        keychainService,
+        secretStore,
+        browser,
+      }, info) => {
+        test.setTimeout(90_000);
+        await secretStore.set('local', service.key);
+        const deps = { service, dataDir, keychainService, browser };
+        checkCrashOutcome(info, await runCrashScenario(deps, seed, kind), { seed, kind, idempotency: true });
+      });
+});
+
+test.describe('against --no-idempotency (reconciliation alone prevents duplicates)', () => {
+  test.use({ serviceOptions: { ...SERVICE, idempotency: false } });
+  for (const [seed, kind] of [
+    [201, 'host-kill'],
+    [202, 'browser-close'],
+  ] as const)
+    test(`seed ${seed}: ${kind} mid-drain, no duplicate after reconciliation`, async ({
+      service,
+      dataDir,
+      keychainService,
+      secretStore,
+      browser,
+    }, info) => {
+      test.setTimeout(90_000);
+      await secretStore.set('local', service.key);
+      const deps = { service, dataDir, keychainService, browser };
+      checkCrashOutcome(info, await runCrashScenario(deps, seed, kind), { seed, kind, idempotency: false });
+    });
+});

@@ -1,0 +1,98 @@
+/**
+ * The browser host as a real child process (`node --import tsx electron/host/cli.ts`), so a
+ * test can `kill -9` it and start it again on the same port (IndexedDB is per origin, so the
+ * port must not change). Node is spawned directly, not through the `tsx` wrapper, so the pid
+ * is the host's own and SIGKILL leaves nothing behind. Its stdout and stderr are appended to
+ * `logFile` (the key sweep reads it).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+import { e2eOutDir } from './global-setup';
+
+const ROOT = resolve(import.meta.dirname, '../../..');
+
+export interface HostProcessOptions {
+  port: number;
+  dataDir: string;
+  serviceUrl: string;
+  keychainService: string;
+  logFile: string;
+}
+
+export interface HostProcess {
+  readonly url: string;
+  readonly pid: number;
+  /** Resolves when the process has exited (by any means). */
+  readonly exited: Promise<void>;
+  /** `kill -9`. */
+  kill(): void;
+  /** SIGTERM (a clean stop), then waits for the exit. */
+  stop(): Promise<void>;
+}
+
+/** A port that was free a moment ago (the host binds it and keeps it across restarts). */
+export function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+/** Starts the host and resolves once it printed its address (the first line of stdout). */
+export async function startHostProcess(options: HostProcessOptions): Promise<HostProcess> {
+  const args = [
+    '--import',
+    'tsx',
+    join(ROOT, 'electron/host/cli.ts'),
+    '--port',
+    String(options.port),
+    '--data-dir',
+    options.dataDir,
+    '--local-demo-url',
+    options.serviceUrl,
+    '--keychain-service',
+    options.keychainService,
+    '--renderer-dir',
+    join(e2eOutDir(), 'renderer'),
+  ];
+  const child: ChildProcess = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const log = createWriteStream(options.logFile, { flags: 'a' });
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  void exited.then(() => log.end());
+  const url = await new Promise<string>((done, fail) => {
+    let out = '';
+    let err = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      log.write(chunk);
+      out += chunk.toString();
+      const line = out.split('\n')[0];
+      if (out.includes('\n') && line) done(line.trim());
+    });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      log.write(chunk);
+      err += chunk.toString();
+    });
+    void exited.then(() => fail(new Error(`the host exited before it was ready: ${err.trim()}`)));
+  });
+  if (!child.pid) throw new Error('the host has no pid');
+  const pid = child.pid;
+  return {
+    url,
+    pid,
+    exited,
+    kill() {
+      if (child.exitCode === null && child.signalCode === null) process.kill(pid, 'SIGKILL');
+    },
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) process.kill(pid, 'SIGTERM');
+      await exited;
+    },
+  };
+}
