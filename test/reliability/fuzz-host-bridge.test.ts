@@ -14,7 +14,7 @@ import { createFuzzer } from './support/fuzz';
 import { answerProblem, prototypeIsClean, startFuzzCore, type FuzzCore } from './support/fuzz-core';
 import { watchProcess } from './support/hostile-client';
 
-export const BRIDGE_PAYLOADS = Number(process.env.FUZZ_BRIDGE_PAYLOADS ?? 2000);
+const BRIDGE_PAYLOADS = Number(process.env.FUZZ_BRIDGE_PAYLOADS ?? 2000);
 const agent = new Agent({ keepAlive: true, maxSockets: 8 });
 let fuzz: FuzzCore;
 let host: BrowserHost;

@@ -16,6 +16,7 @@ export interface StormOptions {
   reads: number;
   writes: number;
   minuteMs: number;
+  dayMs?: number;
   plan?: string;
 }
 
@@ -38,7 +39,7 @@ export async function runStorm(options: StormOptions): Promise<StormReport> {
   const service = await startService({
     keys: { [key]: options.plan ?? 'free' },
     minuteMs: options.minuteMs,
-    dayMs: 24 * 60 * 60 * 1000,
+    dayMs: options.dayMs ?? 24 * 60 * 60 * 1000,
     logFile,
   });
   const governor = new RateLimitGovernor({ profileId: 'storm', clock: systemClock });
