@@ -27,6 +27,7 @@ export default defineConfig({
     plugins: [svelte({ configFile: resolve(root, 'svelte.config.js') })],
     build: {
       outDir: resolve(root, 'out/renderer'),
+      minify: true,
       rollupOptions: { input: { index: resolve(root, 'src/index.html') } },
     },
   },
