@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import type { Profile } from '../../../src/shared/profile';
+import { ACTIVE_PROFILE_KEY, ProfilesStore } from '../../../src/stores/profiles.svelte';
+import { fakeAdoptionApi, ok } from '../fake-adoption-api';
+
+const profile = (id: string, kind: Profile['kind'], baseUrl: string | null): Profile => ({
+  id,
+  name: id,
+  baseUrl,
+  color: 'grey',
+  kind,
+  builtIn: kind !== 'custom',
+});
+
+const PROFILES = [
+  profile('production', 'production', null),
+  profile('staging', 'staging', null),
+  profile('local', 'demo', 'http://127.0.0.1:4010/v1'),
+];
+
+function memoryStorage(initial: Record<string, string> = {}) {
+  const items = new Map(Object.entries(initial));
+  return {
+    items,
+    getItem: (key: string) => items.get(key) ?? null,
+    setItem: (key: string, value: string) => void items.set(key, value),
+  };
+}
+
+describe('ProfilesStore', () => {
+  it('starts on the first configured profile, remembers the choice, and follows profile events', async () => {
+    const api = fakeAdoptionApi();
+    api.handle('listProfiles', () => ok({ profiles: PROFILES, notice: null }));
+    const storage = memoryStorage();
+    const profiles = new ProfilesStore(api, storage);
+    await profiles.load();
+    expect(profiles.active?.id).toBe('local');
+
+    profiles.select('staging');
+    expect(storage.items.get(ACTIVE_PROFILE_KEY)).toBe('staging');
+    expect([...storage.items.values()]).toEqual(['staging']);
+    profiles.select('no-such-profile');
+    expect(profiles.activeId).toBe('staging');
+
+    api.emit('profiles', { profiles: PROFILES.filter((p) => p.id !== 'staging'), notice: 'Staging was removed.' });
+    expect(profiles.notice).toBe('Staging was removed.');
+    expect(profiles.activeId).not.toBe('staging');
+
+    const again = new ProfilesStore(api, memoryStorage({ [ACTIVE_PROFILE_KEY]: 'production' }));
+    await again.load();
+    expect(again.active?.kind).toBe('production');
+  });
+});
