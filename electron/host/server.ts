@@ -116,7 +116,8 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     const bridgeMatch = /^\/bridge\/([^/]+)$/.exec(url.pathname);
     if (bridgeMatch) {
       if (method !== 'POST') return sendPlain(response, 405, 'Use POST');
-      return bridge(decodeURIComponent(bridgeMatch[1] ?? ''), request, response);
+      // channel names are plain identifiers: an encoded segment is simply an unknown channel
+      return bridge(bridgeMatch[1] ?? '', request, response);
     }
     if (url.pathname === '/events') {
       if (method !== 'GET') return sendPlain(response, 405, 'Use GET');
