@@ -1,15 +1,20 @@
 /**
- * Saves the README's screenshots (docs/screenshots/*.png) and runs axe on every screen.
+ * Screenshots of the main screens, and axe on every screen. An ordinary run saves them with
+ * the test's output; `UPDATE_SCREENSHOTS=1` writes the README's copies in docs/screenshots/
+ * (so test runs never dirty the working tree).
  */
 import { resolve } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { addAnimal, expectListLoaded, expectNoAxeViolations } from './renderer-helpers';
 
-const SHOTS = resolve(import.meta.dirname, '../../docs/screenshots');
+const README_SHOTS = resolve(import.meta.dirname, '../../docs/screenshots');
 
 async function shoot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: resolve(SHOTS, `${name}.png`) });
+  const path = process.env.UPDATE_SCREENSHOTS
+    ? resolve(README_SHOTS, `${name}.png`)
+    : test.info().outputPath(`${name}.png`);
+  await page.screenshot({ path });
 }
 
 test.describe('main screens', () => {
