@@ -13,6 +13,8 @@ export class KeysStore {
   message = $state<string | null>(null);
   error = $state<string | null>(null);
   lastTest = $state<KeyTest | null>(null);
+  /** The profile the message, error and test result are about. */
+  about = $state<string | null>(null);
 
   constructor(private readonly api: AdoptionApi) {}
 
@@ -24,7 +26,7 @@ export class KeysStore {
 
   /** Saves (or replaces) the key. Returns true when saved. */
   async save(profileId: string, key: string): Promise<boolean> {
-    this.#reset();
+    this.#reset(profileId);
     const parsed = ApiKey.safeParse(key);
     if (!parsed.success) {
       this.error = `Key not saved: ${parsed.error.issues[0]?.message ?? 'it is not a valid key'}.`;
@@ -43,7 +45,7 @@ export class KeysStore {
   }
 
   async remove(profileId: string): Promise<void> {
-    this.#reset();
+    this.#reset(profileId);
     this.busy = true;
     const result = await this.api.clearKey({ profileId });
     this.busy = false;
@@ -56,14 +58,15 @@ export class KeysStore {
   }
 
   async test(profileId: string): Promise<void> {
-    this.#reset();
+    this.#reset(profileId);
     this.busy = true;
     const result = await this.api.testKey({ profileId });
     this.busy = false;
     this.lastTest = result.ok ? result.data : { result: 'error', message: result.error.message };
   }
 
-  #reset(): void {
+  #reset(profileId: string): void {
+    this.about = profileId;
     this.message = null;
     this.error = null;
     this.lastTest = null;
