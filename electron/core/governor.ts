@@ -171,6 +171,7 @@ export class RateLimitGovernor {
     if (entry.kind === 'write') this.writeInFlight = true;
     if (isProbe) this.probeInFlight = true;
     const attempt = entry.attempt;
+    const sentAt = this.clock.now();
     entry.attempt += 1;
     let promise: Promise<AttemptReport<unknown>>;
     try {
@@ -179,7 +180,7 @@ export class RateLimitGovernor {
       promise = Promise.reject(error);
     }
     promise.then(
-      (report) => this.settle(entry, report, isProbe),
+      (report) => this.settle(entry, report, isProbe, sentAt),
       (error: unknown) => {
         this.release(entry, isProbe);
         entry.detach?.();
@@ -195,13 +196,13 @@ export class RateLimitGovernor {
     if (isProbe) this.probeInFlight = false;
   }
 
-  private settle(entry: Entry, report: AttemptReport<unknown>, isProbe: boolean): void {
+  private settle(entry: Entry, report: AttemptReport<unknown>, isProbe: boolean, sentAt: number): void {
     const now = this.clock.now();
     this.release(entry, isProbe);
     this.answered = true;
     // a probe answered without a 429 opens the queue, unless its own headers start a new wait
     if (isProbe && report.outcome !== 'rate_limited' && report.outcome !== 'banned') this.needProbe = false;
-    const notices = report.headers ? this.learn(report.headers, now) : [];
+    const notices = report.headers ? this.learn(report.headers, now, sentAt) : [];
     const canRetry = entry.retryable && entry.attempt <= this.maxRetries && !entry.signal?.aborted;
     const skewMs = this.window.skewMs;
     let retryAt: number | null = null;
@@ -237,8 +238,8 @@ export class RateLimitGovernor {
     return { remaining: this.window.remaining, resetAt: this.window.resetAt, skewMs: this.window.skewMs };
   }
 
-  private learn(headers: HeaderSource, now: number): string[] {
-    const notices = this.window.observe(headers, now);
+  private learn(headers: HeaderSource, now: number, sentAt: number | null = null): string[] {
+    const notices = this.window.observe(headers, now, sentAt);
     const exhaustedUntil = this.window.exhaustedUntil(now);
     if (exhaustedUntil !== null) this.apply(pauseForExhaustion(exhaustedUntil, now, this.resetMarginMs));
     return notices;
