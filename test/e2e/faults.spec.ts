@@ -69,16 +69,20 @@ test('200 creations through 500/503/resets/stalls land exactly once; the list st
   const checkedAt = Date.now();
   expect(earlier).toBeLessThan(COUNT);
 
-  // Let it finish, skipping the engine's retry waits on the page clock.
+  // Let it finish, skipping the engine's retry waits on the page clock; a failed try shows
+  // when the next one comes.
+  let sawRetryNotice = false;
   await expect
     .poll(
       async () => {
+        sawRetryNotice ||= await page.getByTestId('sync-retry').isVisible();
         await page.clock.fastForward(2_000);
         return sentCount(page);
       },
       { timeout: 120_000, intervals: [100] },
     )
     .toBe(COUNT);
+  expect(sawRetryNotice).toBe(true);
   await expect(page.getByTestId('queued-row')).toHaveCount(0);
   await expect(page.getByTestId('attention-entry')).toHaveCount(0);
   await expect(page.getByTestId('sync-indicator')).toContainText('all sent');
