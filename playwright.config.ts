@@ -33,7 +33,8 @@ export default defineConfig({
   projects: [
     {
       name: 'chromium',
-      testIgnore: ['electron/**'],
+      // The long soak variants run only with SOAK=1 (npm run test:soak:e2e).
+      testIgnore: ['electron/**', ...(process.env.SOAK ? [] : ['**/*.soak.spec.ts'])],
       use: {
         browserName: 'chromium',
         launchOptions: { executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS },
