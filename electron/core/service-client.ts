@@ -99,7 +99,8 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
               url: buildUrl(options.baseUrl, call.segments, call.query),
               bearerKey: key,
               ...(call.body !== undefined ? { body: call.body } : {}),
-              ...(call.idempotencyKey ? { headers: { 'Idempotency-Key': call.idempotencyKey } } : {}),
+              // an sf-string, as the IETF httpapi draft defines the header
+              ...(call.idempotencyKey ? { headers: { 'Idempotency-Key': `"${call.idempotencyKey}"` } } : {}),
               ...(call.signal ? { signal: call.signal } : {}),
             },
             http,

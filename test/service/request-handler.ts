@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
 import { bearerKey, keyHash, unauthorizedMessage } from './auth';
 import type { FaultKind } from './faults';
+import { parseIdempotencyKey } from './idempotency';
 import { errorReply, readBody, splitTarget, type Reply } from './http-io';
 import { PLANS, type Plan } from './plans';
 import type { RateLimitHeaders, RateLimiter } from './rate-limits';
@@ -141,7 +142,10 @@ async function handle(ctx: HandlerContext, exchange: Exchange): Promise<void> {
     return send(ctx, exchange, { ...reply, close: true });
   }
   const idempotencyKey = req.headers['idempotency-key'];
-  line.idempotencyKey = typeof idempotencyKey === 'string' && req.method === 'POST' ? idempotencyKey : null;
+  line.idempotencyKey =
+    typeof idempotencyKey === 'string' && req.method === 'POST'
+      ? (parseIdempotencyKey(idempotencyKey) ?? idempotencyKey)
+      : null;
   const prepared = prepareOperation(routed.route, { req, query, body: body.text, scope }, ctx);
   if ('reply' in prepared) return send(ctx, exchange, prepared.reply);
   ctx.onPrepared(line.method, path);

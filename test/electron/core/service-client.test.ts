@@ -114,7 +114,7 @@ describe('service client', () => {
     const pending = client.createPet({ name: 'Rex', categoryId: '9007199254740993' }, 'idem-1');
     await clock.advance(10_000);
     expect(await pending).toMatchObject({ ok: true, data: { animal: { id: '77', categoryId: '9007199254740993' } } });
-    expect(fake.requests.map((r) => r.headers.get('Idempotency-Key'))).toEqual(['idem-1', 'idem-1']);
+    expect(fake.requests.map((r) => r.headers.get('Idempotency-Key'))).toEqual(['"idem-1"', '"idem-1"']);
     expect(fake.requests[0]?.body).toBe('{"name":"Rex","categoryId":9007199254740993}');
     expect(fake.requests[0]?.method).toBe('POST');
   });
