@@ -67,6 +67,39 @@ export class AnimalCache {
     return this.db.animals.count();
   }
 
+  /**
+   * The animals with the first names (IndexedDB's code-unit order, by the `animal.name`
+   * index): the first `count`, plus every other animal sharing the last of those names, so
+   * ties can be ordered by id (at most `max` in all). Cheap whatever the size of the cache.
+   */
+  async firstByName(count: number, max: number): Promise<CachedAnimal[]> {
+    const head = await this.db.animals.orderBy('animal.name').limit(count).toArray();
+    const last = head.at(-1)?.animal.name;
+    if (last === undefined || head.length < count) return head;
+    return this.db.animals.where('animal.name').belowOrEqual(last).limit(max).toArray();
+  }
+
+  /**
+   * Every cached animal, `size` at a time (by id, in one read transaction so the chunks are a
+   * consistent snapshot). `onChunk` runs in its own task for each chunk, so the main thread is
+   * free between chunks; it returns false to stop early.
+   */
+  async readInChunks(size: number, onChunk: (rows: CachedAnimal[]) => boolean): Promise<void> {
+    const db = this.db;
+    await db.transaction('r', db.animals, async () => {
+      let after: string | null = null;
+      for (;;) {
+        const rows: CachedAnimal[] = await (
+          after === null ? db.animals.orderBy(':id') : db.animals.where(':id').above(after)
+        )
+          .limit(size)
+          .toArray();
+        if (rows.length === 0 || !onChunk(rows) || rows.length < size) return;
+        after = rows[rows.length - 1]!.id;
+      }
+    });
+  }
+
   private async upsert(animals: Animal[], confirmedAt: number): Promise<void> {
     const existing = await this.db.animals.bulkGet(animals.map((animal) => animal.id));
     const rows: CachedAnimal[] = [];

@@ -8,6 +8,8 @@
  * - version 2: outbox rows get `seq`, a strictly increasing number, so creation order holds
  *   even when two entries share a millisecond; animals get `firstSeenAt`, the time the app
  *   first saw them, which reconciliation uses to tell a just-created animal from an old one.
+ * - version 3: animals get an index on `animal.name`, so "Saved on this device" reads its
+ *   first screen (the first names) without reading every saved animal. No data changes.
  */
 import Dexie, { type Table } from 'dexie';
 import type { Animal, NewPet, PetStatus } from '../shared/animal';
@@ -68,7 +70,7 @@ export interface MetaRow {
 }
 
 export const DB_NAME_PREFIX = 'adoption-desk.';
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /** The stores of version 1, kept so the upgrade path from it stays testable. */
 export const SCHEMA_V1 = {
@@ -85,6 +87,11 @@ export const SCHEMA_V2 = {
   outbox: 'localId, &seq, state',
   quarantine: 'id, at',
   meta: 'key',
+} as const;
+
+export const SCHEMA_V3 = {
+  ...SCHEMA_V2,
+  animals: 'id, animal.name',
 } as const;
 
 export class ProfileDb extends Dexie {
@@ -123,6 +130,7 @@ export class ProfileDb extends Dexie {
             row.firstSeenAt ??= row.confirmedAt;
           });
       });
+    this.version(3).stores(SCHEMA_V3);
   }
 }
 

@@ -12,20 +12,22 @@ export const SORT_LABEL: Record<SortKey, string> = {
 
 const collator = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
 
+/** Compares two names as the name sort does (case- and accent-insensitive, numbers by value). */
+export function compareNames(a: string, b: string): number {
+  return collator.compare(a, b);
+}
+
+/** The form of a name (or of a search) that search compares: lower case, accents removed. */
+export function searchKey(text: string): string {
+  return text.toLocaleLowerCase().normalize('NFD').replace(/\p{M}/gu, '');
+}
+
 /** Rows whose name contains `search` (case- and accent-insensitive), in the chosen order. */
 export function searchAndSort<T extends { animal: Animal }>(rows: readonly T[], search: string, sort: SortKey): T[] {
-  const needle = search.trim().toLocaleLowerCase();
-  const matching = needle
-    ? rows.filter((row) =>
-        row.animal.name
-          .toLocaleLowerCase()
-          .normalize('NFD')
-          .replace(/\p{M}/gu, '')
-          .includes(needle.normalize('NFD').replace(/\p{M}/gu, '')),
-      )
-    : [...rows];
+  const needle = searchKey(search.trim());
+  const matching = needle ? rows.filter((row) => searchKey(row.animal.name).includes(needle)) : [...rows];
   if (sort === 'name') {
-    matching.sort((a, b) => collator.compare(a.animal.name, b.animal.name) || compareInt64(a.animal.id, b.animal.id));
+    matching.sort((a, b) => compareNames(a.animal.name, b.animal.name) || compareInt64(a.animal.id, b.animal.id));
   } else if (sort === 'id') {
     matching.sort((a, b) => compareInt64(a.animal.id, b.animal.id));
   }

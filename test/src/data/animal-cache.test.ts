@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import Dexie from 'dexie';
 import { AnimalCache } from '../../../src/data/animal-cache';
-import { DB_NAME_PREFIX, SCHEMA_V1, openProfileDb, queryKey } from '../../../src/data/db';
+import { DB_NAME_PREFIX, SCHEMA_V1, SCHEMA_VERSION, openProfileDb, queryKey } from '../../../src/data/db';
 import { Outbox } from '../../../src/data/outbox';
 import { FakeClock, animal, freshDb, uniqueProfileId } from './test-helpers';
 
@@ -90,7 +90,7 @@ describe('schema migration', () => {
     cleanups.push(() => db.close());
     const outbox = new Outbox(db, new FakeClock());
     const entries = await outbox.list();
-    expect(db.verno).toBe(2);
+    expect(db.verno).toBe(SCHEMA_VERSION);
     expect(entries.map((e) => e.pet.name)).toEqual(['First', 'Second', 'Third']);
     expect(entries[0]).toMatchObject({ nextAttemptAt: null, unknownOutcome: false });
     expect((await db.outbox.toArray()).map((r) => [r.localId, r.seq]).sort()).toEqual([
