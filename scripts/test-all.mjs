@@ -14,7 +14,7 @@ function run(title, command, args) {
   const started = Date.now();
   const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, FORCE_COLOR: '0' } });
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
-  console.log(`◀ ${title}: exit ${result.status ?? result.signal} in ${seconds} s`);
+  console.log(`\n◀ ${title}: exit ${result.status ?? result.signal} in ${seconds} s`);
   return result.status === 0;
 }
 
