@@ -9,11 +9,10 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createAppCore } from '../electron/core/app-core';
 import { defaultDataDir } from '../electron/core/app-data-dir';
 import { openOsKeychain } from '../electron/core/os-keychain';
 import { DEFAULT_KEYCHAIN_SERVICE } from '../electron/core/keytar-secret-store';
-import { startBrowserHost } from '../electron/host/server';
+import { startAppOnHost } from '../electron/host/app-on-host';
 import { startService, type RunningService } from '../test/service/index';
 import { checkKeychain, INSIDE_PRIVATE_KEYRING, KEYCHAIN_FIX } from './lib/demo-keychain';
 import { findElectronBinary } from './lib/electron-binary';
@@ -70,16 +69,10 @@ async function startDemoService(dataDir: string): Promise<RunningService> {
 }
 
 async function runBrowserHost(dataDir: string, service: RunningService, keychainService: string): Promise<void> {
-  const core = await createAppCore({
-    fetch: globalThis.fetch,
+  const { host, stop } = await startAppOnHost({
     dataDir,
     secretStore: await openOsKeychain(keychainService),
-    resourcesDir: join(ROOT, 'resources'),
     localDemoUrl: service.url,
-  });
-  const host = await startBrowserHost({
-    router: core.router,
-    events: core.events,
     rendererDir: join(ROOT, 'out/renderer'),
     port: Number(flags['host-port']),
   });
@@ -90,7 +83,7 @@ async function runBrowserHost(dataDir: string, service: RunningService, keychain
     process.once('SIGINT', done);
     process.once('SIGTERM', done);
   });
-  await Promise.all([host.stop(), core.dispose()]);
+  await stop();
 }
 
 function runElectron(binary: string, service: RunningService, keychainService: string): Promise<number> {

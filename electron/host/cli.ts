@@ -6,9 +6,8 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultDataDir } from '../core/app-data-dir';
-import { createAppCore } from '../core/app-core';
 import { openOsKeychain } from '../core/os-keychain';
-import { startBrowserHost } from './server';
+import { startAppOnHost } from './app-on-host';
 
 const HELP = `Usage: npm run host -- [options]
   --port N                  port on 127.0.0.1 (default: any free port)
@@ -63,16 +62,10 @@ async function main(): Promise<void> {
     process.stdout.write(HELP);
     return;
   }
-  const core = await createAppCore({
-    fetch: globalThis.fetch,
+  const { host, stop } = await startAppOnHost({
     dataDir: options.dataDir,
     secretStore: await openOsKeychain(options.keychainService),
-    resourcesDir: resolve('resources'),
     ...(options.localDemoUrl ? { localDemoUrl: options.localDemoUrl } : {}),
-  });
-  const host = await startBrowserHost({
-    router: core.router,
-    events: core.events,
     rendererDir: options.rendererDir,
     port: options.port,
   });
@@ -83,7 +76,7 @@ async function main(): Promise<void> {
   const shutdown = (): void => {
     if (stopping) return;
     stopping = true;
-    Promise.all([host.stop(), core.dispose()]).then(
+    stop().then(
       () => process.exit(0),
       () => process.exit(1),
     );

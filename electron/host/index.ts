@@ -1,3 +1,5 @@
 /** The loopback browser host (see server.ts). */
-export { startBrowserHost, MAX_BODY_BYTES, TOKEN_HEADER, type BrowserHost, type BrowserHostOptions } from './server';
-export { CONTENT_SECURITY_POLICY, SECURITY_HEADERS, TOKEN_META_NAME } from './static-files';
+export { startBrowserHost, MAX_BODY_BYTES, type BrowserHost, type BrowserHostOptions } from './server';
+export { CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from './static-files';
+export { HOST_TOKEN_HEADER, HOST_TOKEN_META } from '../../src/shared/host-protocol';
+export { startAppOnHost, PROJECT_RESOURCES_DIR, type AppOnHost, type AppOnHostOptions } from './app-on-host';

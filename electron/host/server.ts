@@ -15,9 +15,9 @@ import type { Router } from '../core/router';
 import { createEventStreams, type EventSourceLike } from './event-stream';
 import { checkOrigin, createToken, ownHosts, tokenMatches } from './request-guard';
 import { SECURITY_HEADERS, sendPlain, serveStatic } from './static-files';
+import { BRIDGE_PREFIX, EVENTS_PATH, HOST_TOKEN_HEADER } from '../../src/shared/host-protocol';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
-export const TOKEN_HEADER = 'x-adoption-token';
 
 export interface BrowserHostOptions {
   router: Router;
@@ -84,7 +84,8 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   let allowedHosts = new Set<string>();
 
   async function bridge(channel: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
-    if (!tokenMatches(request.headers[TOKEN_HEADER], token)) return sendPlain(response, 403, 'Forbidden: bad token');
+    if (!tokenMatches(request.headers[HOST_TOKEN_HEADER], token))
+      return sendPlain(response, 403, 'Forbidden: bad token');
     const type = request.headers['content-type'] ?? '';
     if (!/^application\/json\b/i.test(type)) return sendPlain(response, 415, 'The body must be application/json');
     if (Number(request.headers['content-length'] ?? 0) > MAX_BODY_BYTES) {
@@ -113,13 +114,13 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     if (!verdict.allowed) return sendPlain(response, 403, `Forbidden: ${verdict.reason}`);
     const url = new URL(request.url ?? '/', 'http://host.invalid');
     const method = request.method ?? 'GET';
-    const bridgeMatch = /^\/bridge\/([^/]+)$/.exec(url.pathname);
-    if (bridgeMatch) {
+    const channel = url.pathname.startsWith(BRIDGE_PREFIX) ? url.pathname.slice(BRIDGE_PREFIX.length) : '';
+    if (channel && !channel.includes('/')) {
       if (method !== 'POST') return sendPlain(response, 405, 'Use POST');
       // channel names are plain identifiers: an encoded segment is simply an unknown channel
-      return bridge(bridgeMatch[1] ?? '', request, response);
+      return bridge(channel, request, response);
     }
-    if (url.pathname === '/events') {
+    if (url.pathname === EVENTS_PATH) {
       if (method !== 'GET') return sendPlain(response, 405, 'Use GET');
       if (!tokenMatches(url.searchParams.get('token'), token)) return sendPlain(response, 403, 'Forbidden: bad token');
       return streams.open(request, response);

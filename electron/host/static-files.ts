@@ -7,6 +7,7 @@ import { readFile, stat } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import { extname, join, resolve, sep } from 'node:path';
 import { CONTENT_SECURITY_POLICY } from '../core/content-security-policy';
+import { HOST_TOKEN_META } from '../../src/shared/host-protocol';
 
 export { CONTENT_SECURITY_POLICY };
 
@@ -38,8 +39,6 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
-export const TOKEN_META_NAME = 'adoption-host-token';
-
 export function contentTypeOf(path: string): string {
   return CONTENT_TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream';
 }
@@ -61,7 +60,7 @@ export function resolveInside(root: string, urlPath: string): string | null {
 
 /** Puts the token meta right after `<head>` (or at the top when there is none). */
 export function injectToken(html: string, token: string): string {
-  const meta = `<meta name="${TOKEN_META_NAME}" content="${token}" />`;
+  const meta = `<meta name="${HOST_TOKEN_META}" content="${token}" />`;
   const head = /<head(\s[^>]*)?>/i.exec(html);
   if (!head) return meta + html;
   const at = head.index + head[0].length;

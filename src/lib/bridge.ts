@@ -1,17 +1,12 @@
 /**
  * Where the renderer gets `window.adoption`: from the Electron preload when it is there,
  * otherwise from the loopback browser host over HTTP (calls) and Server-Sent Events
- * (events). Apart from `host`, the two are indistinguishable to the rest of the renderer.
- *
- * Browser host protocol (served by electron/host):
- * - the page carries `<meta name="adoption-host-token" content="…">`, a per-launch token;
- * - `POST /bridge/<channel>` with header `X-Adoption-Token`, JSON body = input, answers the
- *   JSON result envelope `{ ok, data | error }`;
- * - `GET /events?token=…` is an event stream; each message's `event` is an EventName and
- *   its `data` the JSON payload.
+ * (events), following src/shared/host-protocol.ts. Apart from `host`, the two are
+ * indistinguishable to the rest of the renderer.
  */
 import type { Channel, EventName } from '../shared/api';
 import { buildAdoptionApi, type AdoptionApi, type Transport } from '../shared/client';
+import { BRIDGE_PREFIX, EVENTS_PATH, HOST_TOKEN_HEADER, HOST_TOKEN_META } from '../shared/host-protocol';
 
 declare global {
   interface Window {
@@ -19,15 +14,12 @@ declare global {
   }
 }
 
-export const TOKEN_META = 'adoption-host-token';
-export const TOKEN_HEADER = 'X-Adoption-Token';
-
 function browserTransport(token: string): Transport {
   let source: EventSource | null = null;
   const listeners = new Map<EventName, Set<(payload: unknown) => void>>();
 
   function ensureSource(event: EventName): EventSource {
-    source ??= new EventSource(`/events?token=${encodeURIComponent(token)}`);
+    source ??= new EventSource(`${EVENTS_PATH}?token=${encodeURIComponent(token)}`);
     if (!listeners.has(event)) {
       const set = new Set<(payload: unknown) => void>();
       listeners.set(event, set);
@@ -46,9 +38,9 @@ function browserTransport(token: string): Transport {
 
   return {
     async invoke(channel: Channel, input: unknown) {
-      const response = await fetch(`/bridge/${channel}`, {
+      const response = await fetch(`${BRIDGE_PREFIX}${channel}`, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', [TOKEN_HEADER]: token },
+        headers: { 'Content-Type': 'application/json', [HOST_TOKEN_HEADER]: token },
         body: JSON.stringify(input ?? {}),
       });
       return response.json();
@@ -67,7 +59,7 @@ let cached: AdoptionApi | null = null;
 export function getAdoption(): AdoptionApi {
   if (cached) return cached;
   if (window.adoption) return (cached = window.adoption);
-  const token = document.querySelector<HTMLMetaElement>(`meta[name="${TOKEN_META}"]`)?.content;
+  const token = document.querySelector<HTMLMetaElement>(`meta[name="${HOST_TOKEN_META}"]`)?.content;
   if (!token) throw new Error('Adoption Desk must be opened from the app or from its browser host (npm run host).');
   return (cached = buildAdoptionApi(browserTransport(token), 'browser'));
 }

@@ -20,16 +20,14 @@
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
-import { createAppCore, type AppCore, type AppCoreOptions } from '../../electron/core/app-core';
+import type { AppCore, AppCoreOptions } from '../../electron/core/app-core';
 import { openOsKeychain } from '../../electron/core/os-keychain';
 import type { SecretStore } from '../../electron/core/secret-store';
-import { startBrowserHost, type BrowserHost } from '../../electron/host';
+import { startAppOnHost, type BrowserHost } from '../../electron/host';
 import { startService, type RunningService, type ServiceOptions } from '../service/index';
 import { e2eOutDir } from './support/global-setup';
-
-const ROOT = resolve(import.meta.dirname, '../..');
 
 export interface E2eServiceOptions extends Omit<ServiceOptions, 'port' | 'keys' | 'dataFile' | 'logFile'> {
   /** The plan of the test's key (default `free`). */
@@ -139,23 +137,20 @@ export const test = base.extend<Fixtures>({
 
   host: async ({ dataDir, service, secretStore, storeKey, coreOptions }, use) => {
     if (storeKey) await secretStore.set('local', service.key);
-    const core = await createAppCore({
+    const {
+      core,
+      host: browserHost,
+      stop,
+    } = await startAppOnHost({
       ...coreOptions,
-      fetch: globalThis.fetch,
       dataDir,
       secretStore,
-      resourcesDir: join(ROOT, 'resources'),
       localDemoUrl: service.url,
-    });
-    const browserHost = await startBrowserHost({
-      router: core.router,
-      events: core.events,
       rendererDir: join(e2eOutDir(), 'renderer'),
       logError: (message) => console.error(message),
     });
     await use({ url: browserHost.url, token: browserHost.token, core, browserHost });
-    await browserHost.stop();
-    await core.dispose();
+    await stop();
   },
 
   app: async ({ page, service, host }, use) => {
