@@ -146,6 +146,15 @@ export function openProfileDb(profileId: string): ProfileDb {
   return db;
 }
 
+/**
+ * Whether a profile's database is already on this computer (without opening it: opening a
+ * missing one would create it).
+ */
+export async function profileDbExists(profileId: string): Promise<boolean> {
+  const names = await Dexie.getDatabaseNames();
+  return names.includes(`${DB_NAME_PREFIX}${profileId}`);
+}
+
 /** Closes a profile's database and forgets the instance (the next open makes a new one). */
 export function closeProfileDb(profileId: string): void {
   open.get(profileId)?.close();

@@ -31,9 +31,19 @@ export interface Transport {
   subscribe(event: EventName, listener: (payload: unknown) => void): () => void;
 }
 
-const resultSchemas: Partial<Record<Channel, z.ZodType>> = Object.fromEntries(
-  CHANNELS.map((c) => [c, resultSchema(api[c].output)]),
-);
+// Built on a channel's first call, not at import: the renderer's start-up evaluates this
+// module, and most channels are not called then (or at all in a session).
+const resultSchemas = new Map<Channel, z.ZodType>();
+
+/** The wire schema of a channel's result; undefined for a name that is no channel. */
+function resultSchemaOf(channel: Channel): z.ZodType | undefined {
+  let schema = resultSchemas.get(channel);
+  if (!schema && Object.hasOwn(api, channel)) {
+    schema = resultSchema(api[channel].output);
+    resultSchemas.set(channel, schema);
+  }
+  return schema;
+}
 
 async function call<C extends Channel>(
   transport: Transport,
@@ -47,7 +57,7 @@ async function call<C extends Channel>(
     const message = error instanceof Error ? error.message : String(error);
     return err('offline', `The app's core could not be reached (${message}).`);
   }
-  const parsed = resultSchemas[channel]?.safeParse(raw);
+  const parsed = resultSchemaOf(channel)?.safeParse(raw);
   if (!parsed) return err('invalid_request', `Unknown channel ${channel}.`);
   if (!parsed.success) return err('bad_response', `The core answered ${channel} in an unexpected shape.`);
   return parsed.data as Result<ChannelOutput<C>>;

@@ -7,7 +7,7 @@ import { getContext, setContext } from 'svelte';
 import type { AdoptionApi } from '../shared/client';
 import type { AppError } from '../shared/result';
 import { AnimalCache } from '../data/animal-cache';
-import { openProfileDb, type ProfileDb } from '../data/db';
+import { closeProfileDb, openProfileDb, profileDbExists, type ProfileDb } from '../data/db';
 import { Outbox } from '../data/outbox';
 import { SyncEngine } from '../data/sync-engine';
 import { AddAnimalFormStore } from './add-animal-form.svelte';
@@ -73,6 +73,7 @@ export class AppStores {
   // eslint-disable-next-line svelte/prefer-svelte-reactivity
   readonly #sessions = new Map<string, ProfileSession>();
   #offConnectivity: (() => void) | null = null;
+  #started: Promise<void> | null = null;
 
   constructor(
     readonly api: AdoptionApi,
@@ -87,7 +88,18 @@ export class AppStores {
     this.diagnostics = new DiagnosticsStore(api);
   }
 
-  async start(): Promise<void> {
+  /**
+   * Starts the stores, once (main.ts starts them before the screens are loaded, App again on
+   * mount). The profile list comes over the bridge; meanwhile the profile remembered from the
+   * last run is assumed when its database is on this computer, and its session opened, so its
+   * saved data shows without waiting for the list. Should the list not have that profile, the
+   * list's pick is shown instead and the assumed session is dropped.
+   */
+  start(): Promise<void> {
+    return (this.#started ??= this.#start());
+  }
+
+  async #start(): Promise<void> {
     this.clock.start();
     this.connectivity.start();
     this.governor.start();
@@ -95,8 +107,31 @@ export class AppStores {
     this.#offConnectivity ??= this.api.on('connectivity', ({ profileId, online }) => {
       if (online) this.sync.kick(profileId);
     });
-    await this.profiles.load();
+    const remembered = this.profiles.remembered();
+    const listed = this.profiles.load();
+    const assumed = remembered ? this.#assume(remembered) : Promise.resolve(false);
+    await listed;
+    if (remembered && (await assumed) && !this.profiles.profiles.some((p) => p.id === remembered)) {
+      this.#drop(remembered);
+    }
     this.sync.start?.();
+  }
+
+  /** Assumes the remembered profile and opens its session, when its database exists; true if so. */
+  async #assume(profileId: string): Promise<boolean> {
+    const exists = await profileDbExists(profileId).catch(() => false);
+    if (!exists || !this.profiles.assume(profileId)) return false;
+    this.session(profileId);
+    return true;
+  }
+
+  /** Stops and forgets a session and closes its database (an assumed profile the list lacks). */
+  #drop(profileId: string): void {
+    const session = this.#sessions.get(profileId);
+    if (!session) return;
+    session.stop();
+    this.#sessions.delete(profileId);
+    closeProfileDb(profileId);
   }
 
   /** The stores of one profile, created on first use and kept (queues of every profile keep syncing). */
@@ -111,6 +146,7 @@ export class AppStores {
   }
 
   destroy(): void {
+    this.#started = null;
     for (const session of this.#sessions.values()) session.stop();
     this.#sessions.clear();
     this.sync.stop?.();

@@ -17,8 +17,16 @@ export class ProfilesStore {
   notice = $state<string | null>(null);
   error = $state<string | null>(null);
   loaded = $state(false);
+  /**
+   * Until the list is here: the profile remembered from the last run, assumed so its saved
+   * data can be shown while the list is on its way (see `assume`). Null once the list is here.
+   */
+  assumedId = $state<string | null>(null);
   readonly active: Profile | null = $derived(this.profiles.find((p) => p.id === this.activeId) ?? null);
+  /** The profile whose data is shown: the active one, or the assumed one before the list is here. */
+  readonly shownId: string | null = $derived(this.activeId ?? this.assumedId);
   #unsubscribe: (() => void) | null = null;
+  #listed = false;
 
   constructor(
     private readonly api: AdoptionApi,
@@ -30,10 +38,27 @@ export class ProfilesStore {
     const result = await this.api.listProfiles({});
     if (!result.ok) {
       this.error = result.error.message;
+      this.assumedId = null;
       return;
     }
     this.#apply(result.data);
     this.loaded = true;
+  }
+
+  /** The profile that was active when the app last ran (kept in localStorage), if any. */
+  remembered(): string | null {
+    return this.storage.getItem(ACTIVE_PROFILE_KEY);
+  }
+
+  /**
+   * Shows `profileId` (the remembered one) before the list is here. Returns false, changing
+   * nothing, once the list or an error is here: the list decides then. When the list comes
+   * without that profile, the active one is picked as usual and the assumption is dropped.
+   */
+  assume(profileId: string): boolean {
+    if (this.#listed || this.error !== null) return false;
+    this.assumedId = profileId;
+    return true;
   }
 
   select(profileId: string): void {
@@ -66,6 +91,8 @@ export class ProfilesStore {
   }
 
   #apply(list: ProfileList): void {
+    this.#listed = true;
+    this.assumedId = null;
     this.profiles = list.profiles;
     this.notice = list.notice;
     this.error = null;

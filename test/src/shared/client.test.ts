@@ -1,6 +1,13 @@
 import { describe, expect, it, vi } from 'vitest';
 import { buildAdoptionApi, type Transport } from '../../../src/shared/client';
-import { CHANNELS } from '../../../src/shared/api';
+import { api as contract, CHANNELS } from '../../../src/shared/api';
+import { resultSchema } from '../../../src/shared/result';
+import type * as ResultModule from '../../../src/shared/result';
+
+vi.mock('../../../src/shared/result', async (importOriginal) => {
+  const original = await importOriginal<typeof ResultModule>();
+  return { ...original, resultSchema: vi.fn(original.resultSchema) };
+});
 
 function transport(
   answer: (channel: string, input: unknown) => unknown,
@@ -61,5 +68,18 @@ describe('buildAdoptionApi', () => {
     expect(listener).toHaveBeenCalledTimes(1);
     expect(listener).toHaveBeenCalledWith({ profileId: 'local', online: false, at: 1 });
     off();
+  });
+
+  it('builds a channel’s result schema on its first call, not before, and only once', async () => {
+    const built = () =>
+      vi.mocked(resultSchema).mock.calls.filter(([data]) => data === contract.diagnostics.output).length;
+    const api = buildAdoptionApi(
+      transport(() => ({ ok: true, data: { entries: [] } })),
+      'browser',
+    );
+    expect(built()).toBe(0);
+    expect(await api.diagnostics({})).toEqual({ ok: true, data: { entries: [] } });
+    expect(await api.diagnostics({})).toEqual({ ok: true, data: { entries: [] } });
+    expect(built()).toBe(1);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Profile } from '../../../src/shared/profile';
+import type { Profile, ProfileList } from '../../../src/shared/profile';
 import { ACTIVE_PROFILE_KEY, ProfilesStore } from '../../../src/stores/profiles.svelte';
-import { fakeAdoptionApi, ok } from '../fake-adoption-api';
+import { err, fakeAdoptionApi, ok } from '../fake-adoption-api';
 
 const profile = (id: string, kind: Profile['kind'], baseUrl: string | null): Profile => ({
   id,
@@ -49,5 +49,35 @@ describe('ProfilesStore', () => {
     const again = new ProfilesStore(api, memoryStorage({ [ACTIVE_PROFILE_KEY]: 'production' }));
     await again.load();
     expect(again.active?.kind).toBe('production');
+  });
+
+  it('shows an assumed profile only until the list (or an error) is here', async () => {
+    const api = fakeAdoptionApi();
+    let answer: (list: ProfileList) => void = () => undefined;
+    api.handle('listProfiles', () => new Promise((resolve) => (answer = (list) => resolve(ok(list)))));
+    const profiles = new ProfilesStore(api, memoryStorage({ [ACTIVE_PROFILE_KEY]: 'gone' }));
+    expect(profiles.remembered()).toBe('gone');
+    expect(profiles.shownId).toBeNull();
+
+    const loading = profiles.load();
+    expect(profiles.assume('gone')).toBe(true);
+    expect(profiles.shownId).toBe('gone');
+    expect(profiles.activeId).toBeNull();
+    answer({ profiles: PROFILES, notice: null });
+    await loading;
+    expect(profiles.assumedId).toBeNull();
+    expect(profiles.shownId).toBe('local');
+    expect(profiles.assume('staging')).toBe(false);
+    expect(profiles.shownId).toBe('local');
+
+    const failing = fakeAdoptionApi();
+    failing.handle('listProfiles', () => err('internal', 'unreadable'));
+    const broken = new ProfilesStore(failing, memoryStorage({ [ACTIVE_PROFILE_KEY]: 'local' }));
+    const pending = broken.load();
+    broken.assume('local');
+    await pending;
+    expect(broken.error).toBe('unreadable');
+    expect(broken.shownId).toBeNull();
+    expect(broken.assume('local')).toBe(false);
   });
 });
