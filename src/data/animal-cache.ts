@@ -71,11 +71,17 @@ export class AnimalCache {
    * The animals with the first names (IndexedDB's code-unit order, by the `animal.name`
    * index): the first `count`, plus every other animal sharing the last of those names, so
    * ties can be ordered by id (at most `max` in all). Cheap whatever the size of the cache.
+   * One read usually: it reads `count` + `spare` rows and reads again only when the ties of
+   * the last name go past them.
    */
-  async firstByName(count: number, max: number): Promise<CachedAnimal[]> {
-    const head = await this.db.animals.orderBy('animal.name').limit(count).toArray();
-    const last = head.at(-1)?.animal.name;
-    if (last === undefined || head.length < count) return head;
+  async firstByName(count: number, max: number, spare = 40): Promise<CachedAnimal[]> {
+    const ahead = Math.max(count, Math.min(max, count + spare));
+    const head = await this.db.animals.orderBy('animal.name').limit(ahead).toArray();
+    const last = head[count - 1]?.animal.name;
+    if (last === undefined) return head;
+    if (head.length < ahead || head[ahead - 1]!.animal.name !== last) {
+      return head.filter((row) => row.animal.name <= last);
+    }
     return this.db.animals.where('animal.name').belowOrEqual(last).limit(max).toArray();
   }
 

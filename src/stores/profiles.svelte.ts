@@ -1,8 +1,14 @@
-/** The service profiles and which one is active (the active id is kept in localStorage; never a key). */
+/**
+ * The service profiles and which one is active. In localStorage (profile ids only; never a
+ * key): the profile staff chose, and the profile last shown, which start-up assumes.
+ */
 import type { AdoptionApi } from '../shared/client';
 import type { Profile, ProfileInput, ProfileList } from '../shared/profile';
 
+/** The profile staff chose last (it is picked first when the list has it). */
 export const ACTIVE_PROFILE_KEY = 'adoption-desk.active-profile';
+/** The profile shown last, chosen or picked: only a start-up hint, it picks nothing. */
+export const SHOWN_PROFILE_KEY = 'adoption-desk.shown-profile';
 
 export const KIND_LABEL: Record<Profile['kind'], string> = {
   production: 'PRODUCTION',
@@ -47,7 +53,7 @@ export class ProfilesStore {
 
   /** The profile that was active when the app last ran (kept in localStorage), if any. */
   remembered(): string | null {
-    return this.storage.getItem(ACTIVE_PROFILE_KEY);
+    return this.storage.getItem(SHOWN_PROFILE_KEY) ?? this.storage.getItem(ACTIVE_PROFILE_KEY);
   }
 
   /**
@@ -65,6 +71,7 @@ export class ProfilesStore {
     if (!this.profiles.some((p) => p.id === profileId)) return;
     this.activeId = profileId;
     this.storage.setItem(ACTIVE_PROFILE_KEY, profileId);
+    this.storage.setItem(SHOWN_PROFILE_KEY, profileId);
   }
 
   /** Adds or edits a profile; returns an error message or null. */
@@ -104,5 +111,6 @@ export class ProfilesStore {
       list.profiles.find((p) => p.baseUrl) ??
       list.profiles[0];
     this.activeId = pick?.id ?? null;
+    if (this.activeId) this.storage.setItem(SHOWN_PROFILE_KEY, this.activeId);
   }
 }

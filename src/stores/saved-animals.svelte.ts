@@ -76,8 +76,12 @@ export class SavedAnimalsStore {
   start(): void {
     const cache = this.#cache;
     this.#subscription ??= liveQuery(async () => {
-      const first = await cache.firstByName(this.#firstScreen, this.#firstScreenMax);
-      return { first, total: await cache.count() };
+      // Both at once: the page waits for the later of the two reads, not their sum.
+      const [first, total] = await Promise.all([
+        cache.firstByName(this.#firstScreen, this.#firstScreenMax),
+        cache.count(),
+      ]);
+      return { first, total };
     }).subscribe({
       next: ({ first, total }) => {
         this.total = total;

@@ -18,6 +18,21 @@ function setup() {
 }
 
 describe('AnimalCache', () => {
+  it('reads the first names plus the ties of the last one, within and past the spare rows', async () => {
+    const { db, cache } = setup();
+    const names = ['Ada', 'Bo', 'Bo', 'Bo', 'Cy', 'Bo', 'Dee', 'Bo', 'Bo'];
+    await db.animals.bulkPut(
+      names.map((name, i) => ({ id: String(i + 1), animal: animal(String(i + 1), name), confirmedAt: 1 })),
+    );
+    const ids = (rows: { id: string }[]) => rows.map((row) => row.id);
+    const expected = ['1', '2', '3', '4', '6', '8', '9']; // Ada, then every Bo (by name, then id)
+    expect(ids(await cache.firstByName(2, 100))).toEqual(expected); // ties end within the spare rows
+    expect(ids(await cache.firstByName(2, 100, 2))).toEqual(expected); // ties go past them: read again
+    expect(ids(await cache.firstByName(2, 4, 40))).toEqual(['1', '2', '3', '4']); // at most max
+    expect(ids(await cache.firstByName(20, 100))).toHaveLength(names.length); // fewer than asked
+    expect(ids(await cache.firstByName(8, 100))).toEqual([...expected, '5']); // Cy is the eighth name
+  });
+
   it('names queries by status and limit', () => {
     expect(queryKey({ limit: 20 })).toBe('all:20');
     expect(queryKey({ status: 'sold', limit: 100 })).toBe('sold:100');

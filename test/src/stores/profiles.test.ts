@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Profile, ProfileList } from '../../../src/shared/profile';
-import { ACTIVE_PROFILE_KEY, ProfilesStore } from '../../../src/stores/profiles.svelte';
+import { ACTIVE_PROFILE_KEY, ProfilesStore, SHOWN_PROFILE_KEY } from '../../../src/stores/profiles.svelte';
 import { err, fakeAdoptionApi, ok } from '../fake-adoption-api';
 
 const profile = (id: string, kind: Profile['kind'], baseUrl: string | null): Profile => ({
@@ -35,10 +35,15 @@ describe('ProfilesStore', () => {
     const profiles = new ProfilesStore(api, storage);
     await profiles.load();
     expect(profiles.active?.id).toBe('local');
+    expect(Object.fromEntries(storage.items)).toEqual({ [SHOWN_PROFILE_KEY]: 'local' }); // picked, not chosen
 
     profiles.select('staging');
     expect(storage.items.get(ACTIVE_PROFILE_KEY)).toBe('staging');
-    expect([...storage.items.values()]).toEqual(['staging']);
+    // Only profile ids: the chosen one, and the shown one (start-up's hint).
+    expect(Object.fromEntries(storage.items)).toEqual({
+      [ACTIVE_PROFILE_KEY]: 'staging',
+      [SHOWN_PROFILE_KEY]: 'staging',
+    });
     profiles.select('no-such-profile');
     expect(profiles.activeId).toBe('staging');
 
@@ -49,6 +54,12 @@ describe('ProfilesStore', () => {
     const again = new ProfilesStore(api, memoryStorage({ [ACTIVE_PROFILE_KEY]: 'production' }));
     await again.load();
     expect(again.active?.kind).toBe('production');
+
+    // The shown profile is only start-up's hint: it picks nothing.
+    const hinted = new ProfilesStore(api, memoryStorage({ [SHOWN_PROFILE_KEY]: 'staging' }));
+    expect(hinted.remembered()).toBe('staging');
+    await hinted.load();
+    expect(hinted.activeId).toBe('local');
   });
 
   it('shows an assumed profile only until the list (or an error) is here', async () => {
