@@ -61,6 +61,8 @@ export default defineConfig({
     build: {
       outDir: resolve(root, 'out/renderer'),
       minify: true,
+      // One stylesheet, linked by index.html: a chunk loaded with import() then waits for no CSS.
+      cssCodeSplit: false,
       rollupOptions: { input: { index: resolve(root, 'src/index.html') } },
     },
   },
