@@ -15,6 +15,7 @@ import type { Clock } from './clock';
 import { QueueCancelledError, type AttemptOutcome, type RateLimitGovernor, type TaskKind } from './governor';
 import { sendHttp, MESSAGES, type HttpOptions } from './http-client';
 import { ERROR_MESSAGES, outcomeOf, resultOf } from './response-mapping';
+import { KeychainUnavailableError } from './secret-store';
 import { buildUrl, redactKey } from './url-join';
 
 /** Removal date of `GET /pets/{petId}` (interface.md): Thu, 05 Dec 2030 00:00:00 GMT. */
@@ -73,6 +74,17 @@ function attemptOutcome(method: string, result: Result<unknown>): AttemptOutcome
   return result.error.status === 503 || result.error.code === 'conflict' ? outcome : 'final';
 }
 
+/** The profile's key, or the error value that stops the call before anything is sent. */
+async function readKey(getKey: () => Promise<string | null>): Promise<string | Result<never>> {
+  try {
+    return (await getKey()) || err('no_key', NO_KEY);
+  } catch (error) {
+    return error instanceof KeychainUnavailableError
+      ? err('keychain_unavailable', error.message)
+      : err('internal', 'The API key could not be read from the system keychain.');
+  }
+}
+
 export function createServiceClient(options: ServiceClientOptions): ServiceClient {
   const { clock, governor } = options;
   let getPetGone = false;
@@ -85,13 +97,9 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       return await governor.schedule<Answer<z.output<S>>>(
         call.kind,
         async () => {
-          const key = await options.getKey();
-          if (!key)
-            return {
-              value: { result: err('no_key', NO_KEY), headers: null, fetchedAt: clock.now() },
-              outcome: 'final',
-              headers: null,
-            };
+          const key = await readKey(options.getKey);
+          if (typeof key !== 'string')
+            return { value: { result: key, headers: null, fetchedAt: clock.now() }, outcome: 'final', headers: null };
           const started = clock.now();
           const exchange = await sendHttp(
             {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RateLimitGovernor } from '../../../electron/core/governor';
+import { KeychainUnavailableError } from '../../../electron/core/secret-store';
 import { createServiceClient, GET_PET_SUNSET_MS } from '../../../electron/core/service-client';
 import type { DiagnosticEntry } from '../../../src/shared/diagnostics';
 import { FakeClock } from './fake-clock';
@@ -170,6 +171,23 @@ describe('service client', () => {
   it('refuses an id that is not an int64 before any request', async () => {
     const { fake, client } = setup(() => json(200, animalJson('5')));
     expect(await client.getPet('../store/orders')).toMatchObject({ error: { code: 'invalid_request' } });
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it('answers keychain_unavailable without sending anything when the keychain cannot be read', async () => {
+    const clock = new FakeClock();
+    const fake = createFakeFetch(clock, () => json(200, '[]'));
+    const client = createServiceClient({
+      fetch: fake.fetch,
+      baseUrl: 'https://api.example.org/v1',
+      getKey: () => Promise.reject(new KeychainUnavailableError('Cannot autolaunch D-Bus without X11 $DISPLAY')),
+      governor: new RateLimitGovernor({ profileId: 'p1', clock }),
+      clock,
+      profileId: 'p1',
+    });
+    const result = await client.listPets({});
+    expect(result).toMatchObject({ ok: false, error: { code: 'keychain_unavailable' } });
+    if (!result.ok) expect(result.error.message).toMatch(/keychain/i);
     expect(fake.requests).toHaveLength(0);
   });
 
