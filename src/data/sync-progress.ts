@@ -24,6 +24,21 @@ export interface SyncProgress {
   needsAttention: number;
 }
 
+/** A profile's progress before anything was queued. */
+export function idleProgress(profileId: string): SyncProgress {
+  return {
+    profileId,
+    total: 0,
+    sent: 0,
+    active: false,
+    pausedFor: null,
+    lastError: null,
+    allSentAt: null,
+    nextAttemptAt: null,
+    needsAttention: 0,
+  };
+}
+
 export class DrainProgress {
   readonly progress: SyncProgress;
   /** A drain is open from the moment entries are pending until the queue is empty again. */
@@ -31,17 +46,7 @@ export class DrainProgress {
   private session = new Set<string>();
 
   constructor(profileId: string) {
-    this.progress = {
-      profileId,
-      total: 0,
-      sent: 0,
-      active: false,
-      pausedFor: null,
-      lastError: null,
-      allSentAt: null,
-      nextAttemptAt: null,
-      needsAttention: 0,
-    };
+    this.progress = idleProgress(profileId);
   }
 
   get draining(): boolean {

@@ -1,3 +1,4 @@
+import { idleProgress } from '../../../src/data/sync-progress';
 import Dexie from 'dexie';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { closeProfileDb, openProfileDb, type CachedAnimal } from '../../../src/data/db';
@@ -5,7 +6,7 @@ import type { Profile, ProfileList } from '../../../src/shared/profile';
 import type { Result } from '../../../src/shared/result';
 import { AppStores } from '../../../src/stores/app-context.svelte';
 import { ACTIVE_PROFILE_KEY } from '../../../src/stores/profiles.svelte';
-import type { SyncDriver, SyncProgress } from '../../../src/stores/sync-driver';
+import type { SyncDriver } from '../../../src/stores/sync-driver';
 import { animal, uniqueProfileId } from '../data/test-helpers';
 import { fakeAdoptionApi, ok } from '../fake-adoption-api';
 
@@ -18,22 +19,10 @@ const profile = (id: string): Profile => ({
   builtIn: false,
 });
 
-const idle = (profileId: string): SyncProgress => ({
-  profileId,
-  total: 0,
-  sent: 0,
-  active: false,
-  pausedFor: null,
-  lastError: null,
-  allSentAt: null,
-  nextAttemptAt: null,
-  needsAttention: 0,
-});
-
 const sync: SyncDriver = {
   kick: () => undefined,
   resume: () => undefined,
-  progress: idle,
+  progress: idleProgress,
   onProgress: () => () => undefined,
 };
 

@@ -1,3 +1,4 @@
+import { idleProgress } from '../../../src/data/sync-progress';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AnimalCache } from '../../../src/data/animal-cache';
 import { deleteProfileDb, openProfileDb } from '../../../src/data/db';
@@ -17,21 +18,10 @@ const fresh = (name: string) => {
 
 function fakeSync(): SyncDriver & { emit(p: SyncProgress): void } {
   const listeners = new Set<(p: SyncProgress) => void>();
-  const idle = (profileId: string): SyncProgress => ({
-    profileId,
-    total: 0,
-    sent: 0,
-    active: false,
-    pausedFor: null,
-    lastError: null,
-    allSentAt: null,
-    nextAttemptAt: null,
-    needsAttention: 0,
-  });
   return {
     kick: vi.fn(),
     resume: vi.fn(),
-    progress: idle,
+    progress: idleProgress,
     onProgress(listener) {
       listeners.add(listener);
       return () => void listeners.delete(listener);
