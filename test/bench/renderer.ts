@@ -9,9 +9,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Page } from '@playwright/test';
-import { createAppCore } from '../../electron/core/app-core';
 import { MemorySecretStore } from '../../electron/core/memory-secret-store';
-import { startBrowserHost } from '../../electron/host';
+import { startAppOnHost } from '../../electron/host';
 import { CHROMIUM_ARGS } from '../../playwright.config';
 import { startService } from '../service/index';
 import { seedAnimals } from '../service/seed-data';
@@ -77,16 +76,10 @@ export async function benchRenderer(): Promise<BenchResult> {
   const service = await startService({ keys: { [KEY]: 'enterprise:100000000:1000000000' }, seedAnimals: ANIMALS });
   const secretStore = new MemorySecretStore();
   await secretStore.set(PROFILE, KEY);
-  const core = await createAppCore({
-    fetch: globalThis.fetch,
+  const { host, stop } = await startAppOnHost({
     dataDir,
     secretStore,
-    resourcesDir: join(ROOT, 'resources'),
     localDemoUrl: service.url,
-  });
-  const host = await startBrowserHost({
-    router: core.router,
-    events: core.events,
     rendererDir: join(ROOT, 'out/renderer'),
     logError: (message) => console.error(message),
   });
@@ -160,8 +153,7 @@ export async function benchRenderer(): Promise<BenchResult> {
     };
   } finally {
     await browser.close();
-    await host.stop();
-    await core.dispose();
+    await stop();
     await service.stop();
     await rm(dataDir, { recursive: true, force: true });
   }
