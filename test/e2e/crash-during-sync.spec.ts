@@ -15,22 +15,20 @@ const KINDS: CrashKind[] = ['host-kill', 'browser-close'];
 
 test.describe.configure({ mode: 'parallel' });
 
+/** One crash run: queue, crash at the seed's moment, restart, check every animal is there once. */
+function crashTest(title: string, seed: number, kind: CrashKind, idempotency: boolean): void {
+  test(title, async ({ service, dataDir, keychainService, secretStore, browser }, info) => {
+    test.setTimeout(90_000);
+    await secretStore.set('local', service.key);
+    const deps = { service, dataDir, keychainService, browser };
+    checkCrashOutcome(info, await runCrashScenario(deps, seed, kind), { seed, kind, idempotency });
+  });
+}
+
 test.describe('against a service that honours Idempotency-Key', () => {
   test.use({ serviceOptions: SERVICE });
   for (const seed of [101, 102, 103])
-    for (const kind of KINDS)
-      test(`seed ${seed}: ${kind} mid-drain, every animal exactly once`, async ({
-        service,
-        dataDir,
-        keychainService,
-        secretStore,
-        browser,
-      }, info) => {
-        test.setTimeout(90_000);
-        await secretStore.set('local', service.key);
-        const deps = { service, dataDir, keychainService, browser };
-        checkCrashOutcome(info, await runCrashScenario(deps, seed, kind), { seed, kind, idempotency: true });
-      });
+    for (const kind of KINDS) crashTest(`seed ${seed}: ${kind} mid-drain, every animal exactly once`, seed, kind, true);
 });
 
 test.describe('against --no-idempotency (reconciliation alone prevents duplicates)', () => {
@@ -39,16 +37,5 @@ test.describe('against --no-idempotency (reconciliation alone prevents duplicate
     [201, 'host-kill'],
     [202, 'browser-close'],
   ] as const)
-    test(`seed ${seed}: ${kind} mid-drain, no duplicate after reconciliation`, async ({
-      service,
-      dataDir,
-      keychainService,
-      secretStore,
-      browser,
-    }, info) => {
-      test.setTimeout(90_000);
-      await secretStore.set('local', service.key);
-      const deps = { service, dataDir, keychainService, browser };
-      checkCrashOutcome(info, await runCrashScenario(deps, seed, kind), { seed, kind, idempotency: false });
-    });
+    crashTest(`seed ${seed}: ${kind} mid-drain, no duplicate after reconciliation`, seed, kind, false);
 });
