@@ -9,6 +9,7 @@ const CHECKS = [
   { name: 'chromium', ok: () => existsSync('/usr/bin/chromium'), pkg: 'chromium' },
   { name: 'dbus-run-session', ok: () => has('dbus-run-session'), pkg: 'dbus' },
   { name: 'gnome-keyring-daemon', ok: () => has('gnome-keyring-daemon'), pkg: 'gnome-keyring' },
+  { name: 'nginx', ok: () => existsSync('/usr/sbin/nginx') || has('nginx'), pkg: 'nginx' },
   { name: 'libsecret (pkg-config libsecret-1)', ok: () => has('pkg-config') && hasLibsecret(), pkg: 'libsecret-1-dev' },
 ];
 
