@@ -20,7 +20,7 @@ import type { SecretStore } from './secret-store';
 import { createServiceClient, type ServiceClientOptions } from './service-client';
 
 export interface AppCoreOptions {
-  /** Electron's `net.fetch` in the app, Node's `fetch` in the browser host. */
+  /** Node's `fetch`, in the app (electron/main/index.ts says why) and in the browser host. */
   fetch: typeof fetch;
   /** The app's data folder (profiles.json lives there). */
   dataDir: string;

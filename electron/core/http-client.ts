@@ -1,8 +1,9 @@
 /**
- * One HTTP exchange over an injected `fetch` (Electron's `net.fetch`, or Node's own): the
- * bearer key added here and only here, a headers timeout and a total timeout on the
- * injected clock, the caller's cancellation, redirects followed only within the origin
- * (never elsewhere with the key), and a response body cap read as a stream.
+ * One HTTP exchange over an injected `fetch` (Node's own, in the app and the host: see
+ * electron/main/index.ts for why not `net.fetch`): the bearer key added here and only here,
+ * a headers timeout and a total timeout on the injected clock, the caller's cancellation,
+ * redirects followed only within the origin (never elsewhere with the key), and a response
+ * body cap read as a stream.
  */
 import type { AppError } from '../../src/shared/result';
 import type { Clock } from './clock';
@@ -82,6 +83,7 @@ export async function sendHttp(request: HttpRequest, options: HttpOptions): Prom
   } catch (error) {
     if (error instanceof BodyTooLarge) return failure('bad_response', MESSAGES.tooLarge, received);
     if (error instanceof TooManyRedirects) return failure('bad_response', MESSAGES.tooManyRedirects, null);
+    if (error instanceof OpaqueRedirect) return failure('bad_response', MESSAGES.redirect, null);
     if (cause === 'timeout') return failure('timeout', MESSAGES.timeout, received);
     if (cause === 'cancelled') return failure('cancelled', MESSAGES.cancelled, received);
     return failure('offline', MESSAGES.offline, received);
@@ -102,10 +104,15 @@ function failure(code: string, message: string, response: Response | null): Http
 }
 
 class TooManyRedirects extends Error {}
+class OpaqueRedirect extends Error {}
 
 /**
  * Fetches with `redirect: 'manual'`. A redirect within the same origin is followed (at most
  * 3, the key added again); one to another origin is returned as is, and never followed.
+ * The same under any `fetch`: Node's gives the 3xx with its Location; a browser-style one
+ * gives an `opaqueredirect` (status 0, no Location: Fetch standard, "manual" redirect mode),
+ * which is refused like a redirect elsewhere, as nothing says where it points.
+ * `cache: 'no-store'`: rate-limit headers and `Date` must be the service's, never a cache's.
  */
 async function fetchFollowingSameOrigin(request: HttpRequest, doFetch: typeof fetch, signal: AbortSignal) {
   const origin = request.url.origin;
@@ -119,7 +126,17 @@ async function fetchFollowingSameOrigin(request: HttpRequest, doFetch: typeof fe
       Authorization: `Bearer ${request.bearerKey}`,
     };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
-    const response = await doFetch(url, { method, headers, body: body ?? null, redirect: 'manual', signal });
+    // `cache` is missing from Node 20's RequestInit type; undici accepts it (and has no cache).
+    const init: RequestInit & { cache: 'no-store' } = {
+      method,
+      headers,
+      body: body ?? null,
+      redirect: 'manual',
+      cache: 'no-store',
+      signal,
+    };
+    const response = await doFetch(url, init);
+    if (response.type === 'opaqueredirect') throw new OpaqueRedirect();
     const location = response.headers.get('Location');
     const isRedirect = [301, 302, 303, 307, 308].includes(response.status) && location !== null;
     if (!isRedirect) return response;

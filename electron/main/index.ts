@@ -1,27 +1,47 @@
 /**
- * Electron's entry: the app core over Electron's `net.fetch` and the OS keychain, the
- * secure window and the IPC transport (see main-process.ts).
+ * Electron's entry: the app core over Node's own `fetch` and the OS keychain, the secure window
+ * and the IPC transport (see main-process.ts).
+ *
+ * Why Node's `fetch` and not Electron's `net.fetch`: the core follows a redirect only within the
+ * service's origin (never elsewhere with the key), which needs `redirect: 'manual'` and the 3xx
+ * with its Location. `net.fetch` rejects such a redirect with "Redirect was cancelled"
+ * (lib/common/api/net-client-request.ts; electron/electron#43715), so every redirect would show
+ * as "offline", and it goes through Chromium's HTTP cache, which could feed stale rate-limit
+ * headers to the governor. Node's `fetch` is what every core test runs on, so the app behaves
+ * as tested. The cost: Chromium's proxy settings (system, PAC) are not used, and Node's roots
+ * are not the system's; system-certificates.ts adds the system's roots (docs: README Install).
  */
-import { app, net } from 'electron';
-import { join } from 'node:path';
+import { app } from 'electron';
+import { existsSync } from 'node:fs';
+import tls from 'node:tls';
 import { createAppCore } from '../core/app-core';
 import { openOsKeychain } from '../core/os-keychain';
 import { startMainProcess } from './main-process';
+import { startupSettings } from './startup-settings';
+import { trustSystemCertificates } from './system-certificates';
 
-// Tests (and the e2e project) give the app its own data folder.
-if (process.env.ADOPTION_USER_DATA_DIR) app.setPath('userData', process.env.ADOPTION_USER_DATA_DIR);
-
-const resourcesDir = app.isPackaged ? process.resourcesPath : join(app.getAppPath(), 'resources');
+const settings = startupSettings({
+  env: process.env,
+  isPackaged: app.isPackaged,
+  platform: process.platform,
+  appPath: app.getAppPath(),
+  resourcesPath: process.resourcesPath,
+  fileExists: existsSync,
+});
+// Tests (and the e2e project) give the app its own data folder; a packaged app never.
+if (settings.userDataDir) app.setPath('userData', settings.userDataDir);
+trustSystemCertificates(tls as Parameters<typeof trustSystemCertificates>[0]);
 
 startMainProcess({
   outDir: import.meta.dirname,
-  ...(!app.isPackaged && process.env.ELECTRON_RENDERER_URL ? { devServerUrl: process.env.ELECTRON_RENDERER_URL } : {}),
+  packaged: app.isPackaged,
+  ...(settings.devServerUrl ? { devServerUrl: settings.devServerUrl } : {}),
   createCore: async (userDataDir) =>
     createAppCore({
-      fetch: net.fetch as typeof fetch,
+      fetch: (input, init) => globalThis.fetch(input, init),
       dataDir: userDataDir,
-      secretStore: await openOsKeychain(process.env.ADOPTION_KEYCHAIN_SERVICE),
-      resourcesDir,
-      ...(process.env.ADOPTION_LOCAL_DEMO_URL ? { localDemoUrl: process.env.ADOPTION_LOCAL_DEMO_URL } : {}),
+      secretStore: await openOsKeychain(settings.keychainService),
+      resourcesDir: settings.profilesDir,
+      ...(settings.localDemoUrl ? { localDemoUrl: settings.localDemoUrl } : {}),
     }),
 });

@@ -1,12 +1,14 @@
 /**
  * The main window, following Electron's security checklist: context isolation, sandbox, no
- * Node in the renderer, a strict CSP (header and meta), every navigation and new window
- * denied, every permission request denied. Size and position are remembered in userData.
+ * Node in the renderer, the page served from the app's own origin (app-protocol.ts) with a
+ * strict CSP (header and meta), every navigation and new window denied, every permission
+ * denied but clipboard writes by the app's own page. Size and position are remembered.
  */
-import { BrowserWindow, screen, session, type Session, type WebContents } from 'electron';
+import { BrowserWindow, screen, type Session, type WebContents } from 'electron';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { CONTENT_SECURITY_POLICY } from '../core/content-security-policy';
+import { APP_PAGE_URL, isAppPageUrl } from './app-protocol';
+import type { PermissionAsk } from './permissions';
 import { DEFAULT_SIZE, isVisibleOn, loadWindowBounds, saveWindowBounds } from './window-bounds';
 
 export const WINDOW_BOUNDS_FILE = 'window-bounds.json';
@@ -17,9 +19,11 @@ export interface MainWindowOptions {
   userDataDir: string;
   /** electron-vite's dev server (`ELECTRON_RENDERER_URL`), when not packaged. */
   devServerUrl?: string;
+  /** A packaged app has no DevTools at all. */
+  packaged?: boolean;
 }
 
-export function webPreferences(outDir: string): Electron.WebPreferences {
+export function webPreferences(outDir: string, packaged = false): Electron.WebPreferences {
   return {
     preload: join(outDir, '../preload/index.cjs'),
     contextIsolation: true,
@@ -31,6 +35,7 @@ export function webPreferences(outDir: string): Electron.WebPreferences {
     webSecurity: true,
     allowRunningInsecureContent: false,
     spellcheck: false,
+    devTools: !packaged,
   };
 }
 
@@ -40,8 +45,7 @@ export function appPage(options: MainWindowOptions): { url: string; isAppUrl: (u
     const origin = new URL(options.devServerUrl).origin;
     return { url: options.devServerUrl, isAppUrl: (url) => safeOrigin(url) === origin };
   }
-  const page = pathToFileURL(join(options.outDir, '../renderer/index.html')).href;
-  return { url: page, isAppUrl: (url) => url.split(/[?#]/)[0] === page };
+  return { url: APP_PAGE_URL, isAppUrl: isAppPageUrl };
 }
 
 function safeOrigin(url: string): string | null {
@@ -60,10 +64,21 @@ export function guardWebContents(contents: WebContents): void {
   contents.setWindowOpenHandler(() => ({ action: 'deny' }));
 }
 
-/** Denies every permission and adds the CSP header to every response of the session. */
-export function guardSession(target: Session): void {
-  target.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
-  target.setPermissionCheckHandler(() => false);
+/**
+ * Grants a permission only where `allow` says so (permissions.ts) and adds the CSP header to
+ * every HTTP response of the session (the dev server's; app:// responses carry their own).
+ */
+export function guardSession(target: Session, allow: (ask: PermissionAsk) => boolean): void {
+  // docs/api/session.md: request handler (webContents, permission, callback, details) and
+  // check handler (webContents | null, permission, requestingOrigin, details).
+  target.setPermissionRequestHandler((webContents, permission, callback, details) =>
+    callback(
+      allow({ webContents, permission, requestingUrl: details?.requestingUrl, isMainFrame: details?.isMainFrame }),
+    ),
+  );
+  target.setPermissionCheckHandler((webContents, permission, _origin, details) =>
+    allow({ webContents, permission, requestingUrl: details?.requestingUrl, isMainFrame: details?.isMainFrame }),
+  );
   target.webRequest.onHeadersReceived((details, callback) => {
     callback({
       responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] },
@@ -77,7 +92,6 @@ export function createMainWindow(options: MainWindowOptions): BrowserWindow {
   const workAreas = screen.getAllDisplays().map((display) => display.workArea);
   const position = saved && isVisibleOn(saved, workAreas) ? saved : null;
 
-  guardSession(session.defaultSession);
   const win = new BrowserWindow({
     width: position?.width ?? DEFAULT_SIZE.width,
     height: position?.height ?? DEFAULT_SIZE.height,
@@ -86,7 +100,7 @@ export function createMainWindow(options: MainWindowOptions): BrowserWindow {
     minHeight: 480,
     show: false,
     title: 'Adoption Desk',
-    webPreferences: webPreferences(options.outDir),
+    webPreferences: webPreferences(options.outDir, options.packaged),
   });
   guardWebContents(win.webContents);
   if (position?.maximized) win.maximize();
@@ -95,8 +109,5 @@ export function createMainWindow(options: MainWindowOptions): BrowserWindow {
     const bounds = win.getNormalBounds();
     saveWindowBounds(boundsFile, { ...bounds, maximized: win.isMaximized() });
   });
-
-  const page = appPage(options);
-  void win.loadURL(page.url);
   return win;
 }

@@ -1,6 +1,10 @@
 /**
  * A stand-in for the `electron` module (never the real one: its binary cannot be installed
  * here), recording what the main process asks of it. Used with `vi.mock('electron', …)`.
+ * Each API follows Electron's docs (docs/api/*.md): `protocol.registerSchemesAsPrivileged`
+ * throws after `ready` and on a second call (protocol.md: "can only be used before the ready
+ * event … and can be called only once"), `protocol.handle` throws before `ready` (protocol.md:
+ * methods "can only be used after the ready event"), `loadURL` rejects when the page fails.
  */
 type Listener = (...args: unknown[]) => unknown;
 
@@ -38,6 +42,11 @@ export class FakeWebContents extends Emitter {
 export function createElectronStandIn() {
   const windows: FakeBrowserWindow[] = [];
   const handlers = new Map<string, Listener>();
+  const failures: { loadURL?: Error } = {};
+  const lifecycle = { ready: false, privileged: [] as unknown[][], privilegedBeforeReady: false };
+  const protocols = new Map<string, (request: Request) => Response | Promise<Response>>();
+  const menus = { set: [] as unknown[] };
+  const dialogs: { title: string; content: string }[] = [];
 
   class FakeBrowserWindow extends Emitter {
     readonly webContents = new FakeWebContents();
@@ -50,7 +59,7 @@ export function createElectronStandIn() {
     loadURL(url: string): Promise<void> {
       this.loadedUrl = url;
       this.webContents.mainFrame.url = url;
-      return Promise.resolve();
+      return failures.loadURL ? Promise.reject(failures.loadURL) : Promise.resolve();
     }
     show(): void {}
     focus(): void {}
@@ -76,21 +85,50 @@ export function createElectronStandIn() {
     userData: '',
     hasLock: true,
     quitCalls: 0,
+    exitCodes: [] as number[],
     requestSingleInstanceLock: () => app.hasLock,
     quit: () => void app.quitCalls++,
-    whenReady: () => Promise.resolve(),
+    exit: (code = 0) => void app.exitCodes.push(code),
+    whenReady: () => {
+      lifecycle.ready = true;
+      return Promise.resolve();
+    },
     getPath: (name: string) => (name === 'userData' ? app.userData : `/tmp/${name}`),
     isPackaged: false,
   });
 
   const permissions = {
-    requestHandler: null as null | ((wc: unknown, permission: string, callback: (granted: boolean) => void) => void),
+    requestHandler: null as
+      null | ((wc: unknown, permission: string, callback: (granted: boolean) => void, details: unknown) => void),
     checkHandler: null as null | ((...args: unknown[]) => boolean),
     headersHandler: null as null | ((details: unknown, callback: (response: unknown) => void) => void),
   };
 
+  const protocol = {
+    registerSchemesAsPrivileged: (schemes: unknown[]) => {
+      if (lifecycle.ready || lifecycle.privileged.length > 0) throw new Error('only once, before ready');
+      lifecycle.privileged.push(schemes);
+      lifecycle.privilegedBeforeReady = true;
+    },
+    handle: (scheme: string, handler: (request: Request) => Response | Promise<Response>) => {
+      if (!lifecycle.ready) throw new Error('protocol.handle before ready');
+      if (protocols.has(scheme)) throw new Error(`scheme ${scheme} already handled`);
+      protocols.set(scheme, handler);
+    },
+  };
+  const Menu = {
+    buildFromTemplate: (template: unknown[]) => ({ template }),
+    setApplicationMenu: (menu: unknown) => void menus.set.push(menu),
+  };
+  const dialog = {
+    showErrorBox: (title: string, content: string) => void dialogs.push({ title, content }),
+  };
+
   const module = {
     app,
+    protocol,
+    Menu,
+    dialog,
     BrowserWindow: FakeBrowserWindow,
     ipcMain: {
       handle: (channel: string, listener: Listener) => {
@@ -110,7 +148,7 @@ export function createElectronStandIn() {
       },
     },
   };
-  return { module, windows, handlers, permissions };
+  return { module, windows, handlers, permissions, lifecycle, protocols, menus, dialogs, failures };
 }
 
 export type ElectronStandIn = ReturnType<typeof createElectronStandIn>;

@@ -16,6 +16,15 @@ vi.mock('electron', () => {
     get app() {
       return current().app;
     },
+    get protocol() {
+      return current().protocol;
+    },
+    get Menu() {
+      return current().Menu;
+    },
+    get dialog() {
+      return current().dialog;
+    },
     get BrowserWindow() {
       return current().BrowserWindow;
     },
@@ -77,7 +86,7 @@ describe('Electron main process (with a stand-in for electron)', () => {
       allowRunningInsecureContent: false,
       preload: '/opt/adoption-desk/out/preload/index.cjs',
     });
-    expect(win.loadedUrl).toBe('file:///opt/adoption-desk/out/renderer/index.html');
+    expect(win.loadedUrl).toBe('app://adoption-desk/index.html');
   });
 
   it('denies every navigation, redirect, webview and new window', async () => {
@@ -101,12 +110,13 @@ describe('Electron main process (with a stand-in for electron)', () => {
   });
 
   it('denies permission requests and checks, and adds the CSP header', async () => {
-    await start();
+    const { win } = await start();
     const { permissions } = standIn.current;
     const granted = vi.fn();
-    permissions.requestHandler?.({}, 'media', granted);
+    const page = { requestingUrl: 'app://adoption-desk/index.html', isMainFrame: true };
+    permissions.requestHandler?.(win.webContents, 'media', granted, page);
     expect(granted).toHaveBeenCalledWith(false);
-    expect(permissions.checkHandler?.({}, 'notifications')).toBe(false);
+    expect(permissions.checkHandler?.(win.webContents, 'notifications', 'app://adoption-desk', page)).toBe(false);
     const answer = vi.fn();
     permissions.headersHandler?.({ responseHeaders: { 'X-Other': ['1'] } }, answer);
     expect(answer).toHaveBeenCalledWith({
