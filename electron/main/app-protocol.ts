@@ -45,7 +45,7 @@ export function isAppPageUrl(url: string): boolean {
   return url.split(/[?#]/)[0] === APP_PAGE_URL;
 }
 
-function answer(status: number, body: string | Uint8Array | null, contentType: string): Response {
+function answer(status: number, body: string | Uint8Array<ArrayBuffer> | null, contentType: string): Response {
   return new Response(body, {
     status,
     headers: {

@@ -1,14 +1,18 @@
 /**
  * Security check over the BUILT main process (out/main/index.js, what ships), not the
  * sources: it runs in a child Node process with `electron` resolved to a stand-in
- * (support/electron/), which records the window's options and exercises every guard.
- * Asserted: context isolation, sandbox, no Node integration, web security on, the CJS
- * preload, navigation/redirect/webview/new-window denied (on every webContents), every
- * permission denied, the CSP header added, IPC refusing foreign senders. Also: the built
- * preload requires nothing but electron, and the built page carries the CSP meta.
+ * (support/electron/), which records what the main process asks for and exercises every guard.
+ * Three runs: development (environment overrides honoured), packaged (overrides ignored,
+ * production menu, no DevTools) and a start-up failure (dialog, exit 1).
+ * Asserted: the page served from app://adoption-desk with the CSP header (its scripts too, and
+ * nothing outside out/renderer), the scheme privileged before ready, context isolation,
+ * sandbox, no Node integration, the CJS preload, navigation/redirect/webview/new-window denied
+ * on every webContents, permissions denied but clipboard writes by the app page's main frame,
+ * IPC refusing foreign senders, Electron's net never used. Also: the built preload requires
+ * nothing but electron, and the built page carries the CSP meta.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,23 +22,28 @@ import { CHANNELS, ipcName } from '../../src/shared/api';
 const ROOT = resolve(import.meta.dirname, '../..');
 const MAIN = join(ROOT, 'out/main/index.js');
 const work = mkdtempSync(join(tmpdir(), 'adoption-built-main-'));
-let report: Record<string, unknown> = {};
+const OVERRIDES = {
+  ADOPTION_USER_DATA_DIR: join(work, 'user-data'),
+  ADOPTION_KEYCHAIN_SERVICE: `Adoption Desk built-main ${process.pid}`,
+  ADOPTION_LOCAL_DEMO_URL: 'http://127.0.0.1:45999/v1',
+  ELECTRON_RENDERER_URL: '',
+};
+type Report = Record<string, unknown>;
+const reports: Record<'development' | 'packaged' | 'failure', Report & { exitCode?: number }> = {
+  development: {},
+  packaged: {},
+  failure: {},
+};
 
-function runBuiltMain(): Promise<Record<string, unknown>> {
-  const reportFile = join(work, 'report.json');
+function runBuiltMain(name: string, env: Record<string, string>): Promise<Report & { exitCode: number }> {
+  const reportFile = join(work, `${name}.json`);
   return new Promise((resolvePromise, reject) => {
     const child = spawn(
       process.execPath,
       ['--import', join(import.meta.dirname, 'support/electron/register.mjs'), MAIN],
       {
         cwd: ROOT,
-        env: {
-          ...process.env,
-          ADOPTION_USER_DATA_DIR: join(work, 'user-data'),
-          ADOPTION_STAND_IN_REPORT: reportFile,
-          ADOPTION_APP_PATH: ROOT,
-          ADOPTION_KEYCHAIN_SERVICE: `Adoption Desk built-main ${process.pid}`,
-        },
+        env: { ...process.env, ADOPTION_STAND_IN_REPORT: reportFile, ADOPTION_APP_PATH: ROOT, ...env },
         stdio: ['ignore', 'pipe', 'pipe'],
         timeout: 30_000,
       },
@@ -44,8 +53,8 @@ function runBuiltMain(): Promise<Record<string, unknown>> {
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.on('error', reject);
     child.on('close', (code) => {
-      if (code !== 0 || !existsSync(reportFile)) reject(new Error(`built main exited ${code}: ${output}`));
-      else resolvePromise(JSON.parse(readFileSync(reportFile, 'utf8')) as Record<string, unknown>);
+      if (!existsSync(reportFile)) reject(new Error(`built main (${name}) exited ${code} with no report: ${output}`));
+      else resolvePromise({ ...(JSON.parse(readFileSync(reportFile, 'utf8')) as Report), exitCode: code ?? -1 });
     });
   });
 }
@@ -55,16 +64,32 @@ beforeAll(async () => {
     const build = spawn('npx', ['electron-vite', 'build'], { cwd: ROOT, stdio: 'inherit' });
     await new Promise((done) => build.on('close', done));
   }
+  const resources = join(work, 'resources');
+  mkdirSync(resources, { recursive: true });
+  writeFileSync(join(resources, 'profiles.json'), readFileSync(join(ROOT, 'resources/profiles.json')));
+  const packagedData = join(work, 'packaged-data');
   const started = Date.now();
-  report = await runBuiltMain();
-  console.log(`built main process ran under the electron stand-in in ${Date.now() - started} ms`);
+  [reports.development, reports.packaged, reports.failure] = await Promise.all([
+    runBuiltMain('development', { ...OVERRIDES, ELECTRON_RENDERER_URL: '' }),
+    runBuiltMain('packaged', {
+      ...OVERRIDES,
+      ELECTRON_RENDERER_URL: 'http://127.0.0.1:45998/',
+      ADOPTION_STAND_IN_PACKAGED: '1',
+      ADOPTION_STAND_IN_RESOURCES: resources,
+      ADOPTION_STAND_IN_USER_DATA: packagedData,
+    }),
+    runBuiltMain('failure', { ...OVERRIDES, ADOPTION_STAND_IN_FAIL: 'window' }),
+  ]);
+  console.log(`built main process ran 3 times under the electron stand-in in ${Date.now() - started} ms`);
 }, 60_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('built main process security', () => {
+  const report = () => reports.development;
+
   it('opens one hidden window with the security checklist preferences and the CJS preload', () => {
-    expect(report).toMatchObject({ singleInstanceLock: true, windowCount: 1, show: false });
-    const prefs = report.webPreferences as Record<string, unknown>;
+    expect(report()).toMatchObject({ singleInstanceLock: true, windowCount: 1, show: false, exitCode: 0 });
+    const prefs = report().webPreferences as Record<string, unknown>;
     expect(prefs).toMatchObject({
       contextIsolation: true,
       sandbox: true,
@@ -78,30 +103,83 @@ describe('built main process security', () => {
     expect(prefs.webSecurity).not.toBe(false);
     expect(prefs).not.toHaveProperty('enableBlinkFeatures');
     expect(prefs).not.toHaveProperty('experimentalFeatures', true);
-    expect(report.loadedUrl).toBe(`file://${join(ROOT, 'out/renderer/index.html')}`);
-    expect(report.userDataSet).toBe(join(work, 'user-data'));
+  });
+
+  it('serves the page from app://adoption-desk with the CSP header, its scripts too, and nothing outside', () => {
+    expect(report().loadedUrl).toBe('app://adoption-desk/index.html');
+    expect(report().privileged).toEqual([
+      { scheme: 'app', privileges: { standard: true, secure: true, codeCache: true } },
+    ]);
+    expect(report().privilegedBeforeReady).toBe(true);
+    expect(report().protocolsHandled).toEqual(['app']);
+    const page = report().page as Record<string, unknown>;
+    expect(page).toMatchObject({ status: 200, contentType: 'text/html; charset=utf-8', csp: CONTENT_SECURITY_POLICY });
+    const assets = Object.values(page.linkedAssets as Record<string, string>);
+    expect(assets.length).toBeGreaterThan(1);
+    expect(assets.every((answer) => /^200 text\/(javascript|css)/.test(answer))).toBe(true);
+    expect(Object.values(page.escapes as Record<string, number>)).toEqual([404, 404]);
   });
 
   it('prevents navigation, redirects and webviews, and denies new windows, on every webContents', () => {
-    expect(report.navigation).toEqual({ 'will-navigate': true, 'will-redirect': true, 'will-attach-webview': true });
-    expect(report.windowOpen).toEqual({ action: 'deny' });
-    expect(report.otherContents).toEqual({ willNavigatePrevented: true, windowOpen: { action: 'deny' } });
+    expect(report().navigation).toEqual({ 'will-navigate': true, 'will-redirect': true, 'will-attach-webview': true });
+    expect(report().windowOpen).toEqual({ action: 'deny' });
+    expect(report().otherContents).toEqual({ willNavigatePrevented: true, windowOpen: { action: 'deny' } });
   });
 
-  it('denies every permission and adds the CSP header to responses', () => {
-    expect(report.permissionGranted).toBe(false);
-    expect(report.permissionCheck).toBe(false);
-    expect(report.responseHeaders).toEqual({ 'X-Other': ['1'], 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] });
+  it('allows clipboard writes by the app page main frame only, denies everything else, adds the CSP header', () => {
+    const yes = { granted: true, checked: true };
+    const no = { granted: false, checked: false };
+    expect(report().permissions).toEqual({
+      clipboardWriteMainFrame: yes,
+      clipboardWriteSubframe: no,
+      clipboardWriteOtherContents: no,
+      clipboardRead: no,
+      media: no,
+    });
+    expect(report().responseHeaders).toEqual({
+      'X-Other': ['1'],
+      'Content-Security-Policy': [CONTENT_SECURITY_POLICY],
+    });
     expect(CONTENT_SECURITY_POLICY).toMatch(/default-src 'none'/);
     expect(CONTENT_SECURITY_POLICY).not.toMatch(/unsafe-eval|unsafe-inline/);
   });
 
-  it('registers exactly the contract channels and refuses a foreign sender', () => {
-    expect(report.ipcChannels).toEqual(CHANNELS.map(ipcName).sort());
-    expect(report.foreignSenderAnswer).toEqual({
+  it('registers exactly the contract channels, answers its own page and refuses a foreign sender', () => {
+    expect(report().ipcChannels).toEqual(CHANNELS.map(ipcName).sort());
+    expect(report().foreignSenderAnswer).toEqual({
       ok: false,
       error: { code: 'invalid_request', message: 'Unknown sender' },
     });
+  });
+
+  it('never uses Electron net (Node fetch: redirects checked by the core, no HTTP cache)', () => {
+    expect(report().netAccessed).toEqual([]);
+    expect(reports.packaged.netAccessed).toEqual([]);
+  });
+
+  it('honours the development overrides when not packaged', () => {
+    expect(report().userDataSet).toBe(OVERRIDES.ADOPTION_USER_DATA_DIR);
+    expect(report().localDemoUrl).toBe(OVERRIDES.ADOPTION_LOCAL_DEMO_URL);
+    expect(report().menus).toEqual([]);
+    expect(report().webPreferences).toMatchObject({ devTools: true });
+  });
+
+  it('packaged: ignores every environment override, has no Reload/DevTools menu and no DevTools', () => {
+    const packaged = reports.packaged;
+    expect(packaged).toMatchObject({ exitCode: 0, windowCount: 1, userDataSet: null });
+    expect(packaged.loadedUrl).toBe('app://adoption-desk/index.html');
+    expect(packaged.localDemoUrl).toBe('http://127.0.0.1:4010/v1');
+    expect(packaged.menus).toEqual([null]);
+    expect(packaged.webPreferences).toMatchObject({ devTools: false });
+  });
+
+  it('start-up failure: a dialog says what happened and the app exits 1 (no windowless process)', () => {
+    const failure = reports.failure;
+    expect(failure.exitCode).toBe(1);
+    expect(failure.windowCount).toBe(0);
+    expect(failure.dialogs).toEqual([
+      { title: 'Adoption Desk could not start', content: expect.stringMatching(/^The GPU process could not start\./) },
+    ]);
   });
 
   it('ships a self-contained preload and a page with the CSP meta', () => {

@@ -1,11 +1,22 @@
 /**
  * A stand-in for the `electron` module, for running the BUILT main process (out/main/index.js)
  * in plain Node. It records what the main process asks for; once the window has loaded its
- * page it exercises every guard (navigation, new windows, webviews, permissions, CSP header,
- * IPC sender check) and writes a JSON report to $ADOPTION_STAND_IN_REPORT, then exits.
+ * page, exercise.mjs drives every guard and writes a JSON report to $ADOPTION_STAND_IN_REPORT,
+ * then exits. A start-up failure ends in `app.exit`, which writes the report too.
+ *
+ * It knows only what Electron's docs say (docs/api/*.md of electron/electron):
+ * - protocol.registerSchemesAsPrivileged: "only before the ready event … called only once";
+ *   protocol.handle: after ready; the handler takes a GlobalRequest, returns a GlobalResponse.
+ * - session handlers: request (webContents, permission, callback, details{requestingUrl,
+ *   isMainFrame}); check (webContents|null, permission, requestingOrigin, details).
+ * - Menu.setApplicationMenu(menu|null); dialog.showErrorBox(title, content);
+ *   app.exit(code): exits at once, no will-quit.
+ * Modes (environment): ADOPTION_STAND_IN_PACKAGED=1 (app.isPackaged, process.resourcesPath =
+ * $ADOPTION_STAND_IN_RESOURCES), ADOPTION_STAND_IN_FAIL=window (the BrowserWindow constructor
+ * throws, as a GPU or display failure would).
  */
-import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { exercise, writeReport } from './exercise.mjs';
 
 class Emitter {
   listeners = new Map();
@@ -21,7 +32,7 @@ class Emitter {
   }
 }
 
-class FakeWebContents extends Emitter {
+export class FakeWebContents extends Emitter {
   static nextId = 1;
   id = FakeWebContents.nextId++;
   mainFrame = { url: '' };
@@ -35,57 +46,34 @@ class FakeWebContents extends Emitter {
   }
 }
 
-const record = { singleInstanceLock: false, userDataSet: null, windows: [], handlers: new Map(), session: {} };
-const paths = { userData: '/nonexistent' };
+const packaged = process.env.ADOPTION_STAND_IN_PACKAGED === '1';
+if (packaged) process.resourcesPath = process.env.ADOPTION_STAND_IN_RESOURCES;
 
-/** Fires `event` on `contents` and says whether a listener called preventDefault. */
-function prevented(contents, event) {
-  let called = false;
-  contents.fire(event, { preventDefault: () => (called = true) }, 'https://evil.example/');
-  return called;
-}
-
-async function report() {
-  const win = record.windows[0];
-  const contents = win.webContents;
-  const other = new FakeWebContents();
-  app.fire('web-contents-created', {}, other);
-  let permissionGranted = 'not called';
-  record.session.requestHandler?.(contents, 'media', (granted) => (permissionGranted = granted));
-  let headers = null;
-  record.session.headersHandler?.({ responseHeaders: { 'X-Other': ['1'] } }, (answer) => (headers = answer));
-  const ipcHandler = record.handlers.get('adoption:hasKey');
-  const foreign = await ipcHandler?.({ sender: other, senderFrame: other.mainFrame }, { profileId: 'local' });
-  const result = {
-    singleInstanceLock: record.singleInstanceLock,
-    userDataSet: record.userDataSet,
-    windowCount: record.windows.length,
-    webPreferences: win.options.webPreferences,
-    show: win.options.show,
-    loadedUrl: win.loadedUrl,
-    navigation: Object.fromEntries(
-      ['will-navigate', 'will-redirect', 'will-attach-webview'].map((event) => [event, prevented(contents, event)]),
-    ),
-    windowOpen: contents.windowOpenHandler?.({ url: 'https://evil.example/' }) ?? null,
-    otherContents: {
-      willNavigatePrevented: prevented(other, 'will-navigate'),
-      windowOpen: other.windowOpenHandler?.({ url: 'https://evil.example/' }) ?? null,
-    },
-    permissionGranted,
-    permissionCheck: record.session.checkHandler?.(contents, 'notifications') ?? 'not set',
-    responseHeaders: headers?.responseHeaders ?? null,
-    ipcChannels: [...record.handlers.keys()].sort(),
-    foreignSenderAnswer: foreign ?? null,
-  };
-  writeFileSync(process.env.ADOPTION_STAND_IN_REPORT, JSON.stringify(result, null, 2));
-  process.exit(0);
-}
+export const record = {
+  singleInstanceLock: false,
+  userDataSet: null,
+  ready: false,
+  privileged: [],
+  privilegedBeforeReady: null,
+  protocols: new Map(),
+  menus: [],
+  dialogs: [],
+  netAccessed: [],
+  windows: [],
+  handlers: new Map(),
+  session: {},
+};
+const paths = { userData: process.env.ADOPTION_STAND_IN_USER_DATA ?? '/nonexistent' };
 
 export const app = Object.assign(new Emitter(), {
-  isPackaged: false,
+  isPackaged: packaged,
   requestSingleInstanceLock: () => (record.singleInstanceLock = true),
   quit: () => process.exit(3),
-  whenReady: () => Promise.resolve(),
+  exit: (code = 0) => writeReport(record, { exitCode: code }, code),
+  whenReady: () => {
+    record.ready = true;
+    return Promise.resolve();
+  },
   setPath: (name, value) => {
     paths[name] = value;
     if (name === 'userData') record.userDataSet = value;
@@ -94,18 +82,38 @@ export const app = Object.assign(new Emitter(), {
   getAppPath: () => resolve(process.env.ADOPTION_APP_PATH ?? process.cwd()),
 });
 
+export const protocol = {
+  registerSchemesAsPrivileged: (schemes) => {
+    if (record.privileged.length > 0) throw new Error('registerSchemesAsPrivileged can be called only once');
+    record.privilegedBeforeReady = !record.ready;
+    record.privileged.push(...schemes);
+  },
+  handle: (scheme, handler) => {
+    if (!record.ready) throw new Error('protocol.handle before ready');
+    record.protocols.set(scheme, handler);
+  },
+};
+
+export const Menu = {
+  buildFromTemplate: (template) => ({ template }),
+  setApplicationMenu: (menu) => record.menus.push(menu),
+};
+
+export const dialog = { showErrorBox: (title, content) => record.dialogs.push({ title, content }) };
+
 export class BrowserWindow extends Emitter {
   webContents = new FakeWebContents();
   loadedUrl = null;
   constructor(options) {
     super();
+    if (process.env.ADOPTION_STAND_IN_FAIL === 'window') throw new Error('The GPU process could not start.');
     this.options = options;
     record.windows.push(this);
   }
   loadURL(url) {
     this.loadedUrl = url;
     this.webContents.mainFrame.url = url;
-    setImmediate(() => void report());
+    setImmediate(() => void exercise({ app, record, FakeWebContents }));
     return Promise.resolve();
   }
   show() {}
@@ -131,7 +139,16 @@ export const ipcMain = {
   removeHandler: (channel) => record.handlers.delete(channel),
 };
 
-export const net = { fetch: (...args) => fetch(...args) };
+// The app must not use Electron's net (index.ts says why): every property read is recorded.
+export const net = new Proxy(
+  {},
+  {
+    get: (_target, property) => {
+      record.netAccessed.push(String(property));
+      return () => Promise.reject(new Error('net is not to be used by the app'));
+    },
+  },
+);
 
 export const screen = { getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }] };
 
@@ -143,4 +160,4 @@ export const session = {
   },
 };
 
-export default { app, BrowserWindow, ipcMain, net, screen, session };
+export default { app, protocol, Menu, dialog, BrowserWindow, ipcMain, net, screen, session };
