@@ -41,6 +41,9 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
+      // Pure-JavaScript dependencies are bundled into the main process; only keytar (native, loaded
+      // from app.asar.unpacked) stays a module in the package (electron-builder.yml `files`).
+      externalizeDeps: { exclude: ['zod', 'lossless-json'] },
       rollupOptions: { input: { index: resolve(root, 'electron/main/index.ts') } },
     },
   },

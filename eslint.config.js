@@ -20,7 +20,7 @@ const RENDERER = {
 };
 
 export default tseslint.config(
-  { ignores: ['out/', 'node_modules/', 'test-results/', 'playwright-report/', 'test/bench/results/'] },
+  { ignores: ['out/', 'dist/', 'node_modules/', 'test-results/', 'playwright-report/', 'test/bench/results/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   ...svelte.configs.recommended,

@@ -16,7 +16,7 @@ export default defineConfig({
           name: 'node',
           environment: 'node',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/src/**', 'test/e2e/**', 'test/keychain/**', 'test/soak/**'],
+          exclude: ['test/src/**', 'test/e2e/**', 'test/keychain/**', 'test/soak/**', 'test/packaging/**'],
         },
       },
       {
@@ -43,6 +43,16 @@ export default defineConfig({
           environment: 'node',
           include: ['test/soak/**/*.test.ts'],
           testTimeout: 600_000,
+        },
+      },
+      {
+        // `npm run package:check`: electron-builder's config, the package it makes, icons, release workflow.
+        test: {
+          name: 'packaging',
+          environment: 'node',
+          include: ['test/packaging/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
         },
       },
       {
