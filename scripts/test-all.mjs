@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: every gate and every test runner, then one plain line `N passed, N failed`.
-// Gates (format, lint, typecheck, build, security scan) count as one test each.
+// Gates (format, lint, typecheck, build, security scan) count as one test each. The packaging
+// check (electron-builder on a stand-in Electron, test/packaging/) runs as vitest tests.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { checkPrerequisites } from './lib/prerequisites.mjs';
@@ -85,6 +86,8 @@ gate('lint', 'npx', ['eslint', '.']);
 gate('typecheck', 'npm', ['run', '--silent', 'typecheck']);
 gate('build', 'npx', ['electron-vite', 'build']);
 vitest('unit tests', null, ['node', 'shared', 'renderer'], `${RESULTS}/unit.json`);
+// `npm run package:check` without its own build (the build gate above just made out/).
+vitest('packaging check', null, ['packaging'], `${RESULTS}/packaging.json`);
 vitest('keychain tests', 'scripts/with-keyring.mjs', ['keychain'], `${RESULTS}/keychain.json`);
 if (existsSync('out/renderer/index.html')) playwright('end-to-end tests');
 else {

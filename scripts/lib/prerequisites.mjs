@@ -23,6 +23,6 @@ export function checkPrerequisites() {
   const packages = [...new Set(missing.map((m) => m.pkg))].join(' ');
   return [
     `Missing system prerequisites: ${missing.map((m) => m.name).join(', ')}.`,
-    `Install them with: sudo apt-get update && sudo apt-get install -y ${packages}`,
+    `Install them with: sh scripts/install-debian-packages.sh (or apt-get install -y ${packages})`,
   ].join('\n');
 }
