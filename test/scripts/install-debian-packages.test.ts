@@ -27,11 +27,11 @@ function run(uid: number, withSudo: boolean) {
   if (withSudo) stub('sudo', `echo "sudo" >> '${log}'; "$@"`);
   // PATH holds the stand-ins only: a real sudo elsewhere must not be found.
   const result = spawnSync('/bin/sh', [SCRIPT], { env: { PATH: bin }, encoding: 'utf8' });
-  let calls: string[] = [];
+  let calls: string[];
   try {
     calls = readFileSync(log, 'utf8').trim().split('\n');
   } catch {
-    calls = [];
+    calls = []; // apt-get and sudo were never called
   }
   return { status: result.status, stderr: result.stderr, calls };
 }
