@@ -8,7 +8,7 @@
  * registers it with `protocol.handle` (docs/api/protocol.md: the handler gets a GlobalRequest
  * and returns a GlobalResponse).
  */
-import { readFile } from 'node:fs/promises';
+import fs from 'node:fs';
 import { extname, isAbsolute, relative, resolve } from 'node:path';
 import { CONTENT_SECURITY_POLICY } from '../core/content-security-policy';
 
@@ -87,7 +87,10 @@ export function createAppProtocolHandler(rendererDir: string): (request: Request
     const contentType = CONTENT_TYPES[extname(file).toLowerCase()];
     if (!contentType) return answer(404, null, 'text/plain');
     try {
-      const body = await readFile(file);
+      // Packaged, `file` is inside app.asar: Electron patches `fs.promises.readFile` to read from
+      // the archive (lib/node/asar-fs-wrapper.ts). Looked up at call time on the `fs` object, so
+      // the patched function is the one called (a named ESM import could keep Node's own).
+      const body = await fs.promises.readFile(file);
       return answer(200, request.method === 'HEAD' ? null : new Uint8Array(body), contentType);
     } catch {
       return answer(404, null, 'text/plain');
