@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { Animal, ListQuery, NewPet, Pets, type ListQuery as ListQueryInput } from '../../src/shared/animal';
 import type { ChannelOutput } from '../../src/shared/api';
 import type { DiagnosticEntry } from '../../src/shared/diagnostics';
+import { duplicatedIds } from '../../src/shared/duplicate-ids';
 import { isInt64String } from '../../src/shared/int64';
 import { encodeJson } from '../../src/shared/json-codec';
 import { err, ok, type Result } from '../../src/shared/result';
@@ -53,6 +54,13 @@ interface Call<S extends z.ZodType> {
   idempotencyKey?: string;
   schema: S;
   signal?: AbortSignal | undefined;
+  /** Looks at a decoded answer: an anomaly to note in Diagnostics, which `refuse` turns into `bad_response`. */
+  inspect?: (data: z.output<S>) => Anomaly | null;
+}
+
+interface Anomaly {
+  note: string;
+  refuse: boolean;
 }
 
 interface Answer<T> {
@@ -114,7 +122,9 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
             http,
           );
           const fetchedAt = clock.now();
-          const result = redactKey(resultOf(exchange, call.schema, fetchedAt), key);
+          let result = redactKey(resultOf(exchange, call.schema, fetchedAt), key);
+          const anomaly = result.ok && call.inspect ? call.inspect(result.data) : null;
+          if (anomaly?.refuse) result = err('bad_response', anomaly.note);
           const headers = exchange.kind === 'response' ? exchange.response.headers : exchange.headers;
           const status = exchange.kind === 'response' ? exchange.response.status : exchange.status;
           options.onRequest?.({
@@ -132,6 +142,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
             },
             idempotencyKey: call.idempotencyKey ?? null,
             outcome: result.ok ? 'ok' : result.error.code,
+            ...(anomaly ? { note: anomaly.note } : {}),
           });
           return { value: { result, headers, fetchedAt }, outcome: attemptOutcome(call.method, result), headers };
         },
@@ -159,6 +170,10 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
         query: params,
         schema: Pets,
         signal: callOptions.signal,
+        inspect: (animals) => {
+          const repeated = duplicatedIds(animals, (animal) => animal.id);
+          return repeated.length === 0 ? null : { refuse: false, note: duplicateNote(repeated) };
+        },
       });
       return answer.result.ok ? ok({ animals: answer.result.data, fetchedAt: answer.fetchedAt }) : answer.result;
     },
@@ -172,6 +187,14 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
         segments: ['pets', id],
         schema: Animal,
         signal: callOptions.signal,
+        // Another animal's record must never be taken for this one (nor cached under its own id).
+        inspect: (animal) =>
+          animal.id === id
+            ? null
+            : {
+                refuse: true,
+                note: `The service answered with another animal (ID ${animal.id}) for animal ${id}. Nothing was saved from it.`,
+              },
       });
       if (!answer.result.ok) {
         if (answer.result.error.code === 'gone') getPetGone = true;
@@ -220,6 +243,12 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       return ok({ result: 'unreachable', message });
     },
   };
+}
+
+/** What Diagnostics says of ids repeated in one list answer (the renderer keeps the last record of each). */
+function duplicateNote(ids: string[]): string {
+  const named = ids.slice(0, 10).join(', ') + (ids.length > 10 ? ` and ${ids.length - 10} more` : '');
+  return `Duplicate ids in the answer: ${named}. Each animal is shown once, from its last record.`;
 }
 
 function listParams(query: ListQueryInput): URLSearchParams {

@@ -19,6 +19,8 @@ export const DiagnosticEntry = z.object({
   idempotencyKey: z.string().nullable(),
   /** `ok` or the app error code. */
   outcome: z.string(),
+  /** An anomaly in the answer, in plain words (e.g. ids repeated in one list answer). */
+  note: z.string().optional(),
 });
 export type DiagnosticEntry = z.infer<typeof DiagnosticEntry>;
 

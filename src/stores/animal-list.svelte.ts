@@ -5,6 +5,7 @@
  */
 import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN, PET_STATUSES, type PetStatus } from '../shared/animal';
 import type { AdoptionApi } from '../shared/client';
+import { collapseDuplicateIds } from '../shared/duplicate-ids';
 import type { AppError } from '../shared/result';
 import type { AnimalCache } from '../data/animal-cache';
 import type { CachedAnimal } from '../data/db';
@@ -66,16 +67,18 @@ export class AnimalListStore {
     this.state = 'loading';
     const cached = await this.cache.readList(query);
     if (request !== this.#request) return;
-    this.rows = cached?.animals ?? [];
+    this.rows = collapseDuplicateIds(cached?.animals ?? [], (row) => row.id);
     this.fetchedAt = cached?.fetchedAt ?? null;
     this.fromSaved = false;
     const result = await this.api.listPets({ profileId: this.profileId, query });
     if (request !== this.#request) return;
     this.onReachability(result.ok ? null : result.error);
     if (result.ok) {
-      await this.cache.saveList(query, result.data.animals, result.data.fetchedAt);
+      // An answer may repeat an id (the core notes it in Diagnostics): one row per id, the last record wins.
+      const animals = collapseDuplicateIds(result.data.animals, (animal) => animal.id);
+      await this.cache.saveList(query, animals, result.data.fetchedAt);
       if (request !== this.#request) return;
-      this.rows = result.data.animals.map((animal) => ({ id: animal.id, animal, confirmedAt: result.data.fetchedAt }));
+      this.rows = animals.map((animal) => ({ id: animal.id, animal, confirmedAt: result.data.fetchedAt }));
       this.fetchedAt = result.data.fetchedAt;
       this.offline = false;
       this.error = null;

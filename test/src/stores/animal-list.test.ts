@@ -58,6 +58,35 @@ describe('AnimalListStore', () => {
     expect(reports).toEqual([null, 'offline']);
   });
 
+  it('shows one row per id when an answer repeats ids (the last record wins), saved and after a reload', async () => {
+    const repeated: Animal[] = [
+      animals[0]!,
+      animals[1]!,
+      { ...animals[0]!, name: 'Zed (newer)' },
+      animals[2]!,
+      animals[1]!,
+    ];
+    const api = fakeAdoptionApi();
+    api.handle('listPets', () => ok({ animals: repeated, fetchedAt: 1000 }));
+    const id = fresh();
+    const cache = new AnimalCache(openProfileDb(id));
+    const list = new AnimalListStore(api, id, cache);
+    await list.load();
+    expect(list.rows.map((r) => [r.id, r.animal.name])).toEqual([
+      ['9223372036854775807', 'Zed (newer)'],
+      ['10', 'amy'],
+      ['9', 'Émile'],
+    ]);
+    expect((await cache.readList({ limit: 20 }))?.animals.map((r) => r.id)).toEqual(['9223372036854775807', '10', '9']);
+
+    // A list saved with repeated ids (by an older version) still shows each animal once.
+    await cache.saveList({ limit: 20 }, repeated, 2000);
+    api.handle('listPets', () => err('offline', 'no connection'));
+    const again = new AnimalListStore(api, id, cache);
+    await again.load();
+    expect(again.rows.map((r) => r.id)).toEqual(['9223372036854775807', '10', '9']);
+  });
+
   it('an error with nothing saved is the error state; a bad limit is not sent', async () => {
     const api = fakeAdoptionApi();
     api.handle('listPets', () => err('unauthorized', 'The key was refused.'));
