@@ -26,9 +26,9 @@ test('with the key prompt and the key card both on screen, each label names its 
   expect(new Set(ids).size).toBe(2);
 
   // A click on a label puts the cursor in its own field.
-  await card.getByText('API key', { exact: true }).click();
+  await card.locator('label', { hasText: /^API key$/ }).click();
   await expect(cardField).toBeFocused();
-  await prompt.getByText('API key', { exact: true }).click();
+  await prompt.locator('label', { hasText: /^API key$/ }).click();
   await expect(promptField).toBeFocused();
   await expectNoAxeViolations(page);
 

@@ -49,6 +49,24 @@ describe('AnimalRows', () => {
     expect(screen.getByText('no status').className).toContain('chip--unknown');
   });
 
+  it('shows a long id whole in the tooltip of its one-line cell', async () => {
+    render(AnimalRows, { rows: [row('9223372036854775807', 'Rex', 'available')], label: 'Animals' });
+    const [first] = await screen.findAllByTestId('animal-row');
+    expect(first!.querySelector('[title="ID 9223372036854775807"]')?.textContent).toContain('9223372036854775807');
+    expect(first!.querySelector('[title="Category ID 9007199254740993"]')).not.toBeNull();
+  });
+
+  it('never breaks on rows that repeat an id: each id is one row, the last one wins', async () => {
+    render(AnimalRows, {
+      rows: [row('1', 'Rex'), row('2', 'Mia'), row('1', 'Rex (newer)')],
+      label: 'Animals',
+    });
+    const links = await screen.findAllByTestId('animal-row');
+    expect(links.map((link) => link.dataset.id)).toEqual(['1', '2']);
+    expect(links[0]!.textContent).toContain('Rex (newer)');
+    expect(screen.getByTestId('animal-rows').dataset.count).toBe('2');
+  });
+
   it('renders only a window of rows for 10,000 animals', async () => {
     const rows = Array.from({ length: 10_000 }, (_, i) => row(String(i + 1), `Animal ${i + 1}`, 'available'));
     render(AnimalRows, { rows, label: 'Animals' });
@@ -78,5 +96,11 @@ describe('QueuedRows', () => {
     const queued = screen.getByTestId('queued-row');
     expect(queued.textContent).toContain('Pip');
     expect(queued.textContent).toContain('waiting to send');
+    cleanup();
+
+    // An entry given twice (a stale read racing a fresh one) is one row, not a broken screen.
+    render(QueuedRows, { entries: [entry, { ...entry, state: 'sending' }] });
+    expect(screen.getAllByTestId('queued-row')).toHaveLength(1);
+    expect(screen.getByTestId('queued-row').textContent).toContain('sending…');
   });
 });

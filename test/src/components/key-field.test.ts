@@ -27,6 +27,29 @@ describe('KeyField (write-only)', () => {
     expect(JSON.stringify(keys)).not.toContain(SECRET);
   });
 
+  it('gives every field its own id, so two on one screen each have their own label', () => {
+    const keys = new KeysStore(fakeAdoptionApi());
+    keys.hasKey.local = false;
+    render(KeyField, { keys, profileId: 'local', compact: true });
+    render(KeyField, { keys, profileId: 'local' });
+    const fields = screen.getAllByLabelText('API key');
+    expect(fields).toHaveLength(2);
+    expect(fields[0]!.id).not.toBe(fields[1]!.id);
+    const labels = [...document.querySelectorAll('label')];
+    expect(labels.map((label) => label.htmlFor)).toEqual(fields.map((field) => field.id));
+  });
+
+  it('compact: one row with the field and Save key, no key state, no Test or Remove', () => {
+    const keys = new KeysStore(fakeAdoptionApi());
+    keys.hasKey.local = false;
+    render(KeyField, { keys, profileId: 'local', compact: true });
+    expect(screen.getByLabelText('API key')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Save key' })).toBeTruthy();
+    expect(screen.queryByTestId('key-state')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Test key' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Remove key' })).toBeNull();
+  });
+
   it('rejects a key with spaces without sending it', async () => {
     const api = fakeAdoptionApi();
     const keys = new KeysStore(api);
