@@ -21,6 +21,8 @@ export class ProfilesStore {
   profiles = $state<Profile[]>([]);
   activeId = $state<string | null>(null);
   notice = $state<string | null>(null);
+  /** The profile staff added last, while it is the one shown (for the "added" message). */
+  added = $state<Profile | null>(null);
   error = $state<string | null>(null);
   loaded = $state(false);
   /**
@@ -69,6 +71,7 @@ export class ProfilesStore {
 
   select(profileId: string): void {
     if (!this.profiles.some((p) => p.id === profileId)) return;
+    if (this.added?.id !== profileId) this.added = null;
     this.activeId = profileId;
     this.storage.setItem(ACTIVE_PROFILE_KEY, profileId);
     this.storage.setItem(SHOWN_PROFILE_KEY, profileId);
@@ -82,6 +85,16 @@ export class ProfilesStore {
     const index = this.profiles.findIndex((p) => p.id === result.data.id);
     this.profiles =
       index < 0 ? [...others, result.data] : this.profiles.map((p) => (p.id === result.data.id ? result.data : p));
+    return null;
+  }
+
+  /** Adds a profile of staff's own and shows it; returns an error message or null. */
+  async add(input: Omit<ProfileInput, 'id'>): Promise<string | null> {
+    const result = await this.api.saveProfile(input);
+    if (!result.ok) return result.error.message;
+    this.profiles = [...this.profiles.filter((p) => p.id !== result.data.id), result.data];
+    this.added = result.data;
+    this.select(result.data.id);
     return null;
   }
 

@@ -91,4 +91,32 @@ describe('ProfilesStore', () => {
     expect(broken.shownId).toBeNull();
     expect(broken.assume('local')).toBe(false);
   });
+
+  it("adds a profile of staff's own and shows it; a refused one changes nothing", async () => {
+    const api = fakeAdoptionApi();
+    api.handle('listProfiles', () => ok({ profiles: PROFILES, notice: null }));
+    const storage = memoryStorage();
+    const profiles = new ProfilesStore(api, storage);
+    await profiles.load();
+    const north: Profile = { ...profile('north-shelter', 'custom', 'https://north.example.org/v1'), name: 'North' };
+    api.handle('saveProfile', () => ok(north));
+    expect(await profiles.add({ name: 'North', baseUrl: 'https://north.example.org/v1', color: 'grey' })).toBeNull();
+    expect(api.calls.at(-1)).toEqual({
+      channel: 'saveProfile',
+      input: { name: 'North', baseUrl: 'https://north.example.org/v1', color: 'grey' },
+    });
+    expect(profiles.profiles.map((p) => p.id)).toEqual(['production', 'staging', 'local', 'north-shelter']);
+    expect(profiles.activeId).toBe('north-shelter');
+    expect(profiles.added?.name).toBe('North');
+    expect(storage.items.get(ACTIVE_PROFILE_KEY)).toBe('north-shelter');
+    profiles.select('local');
+    expect(profiles.added).toBeNull();
+
+    api.handle('saveProfile', () => err('invalid_request', 'a profile named "North" already exists'));
+    expect(await profiles.add({ name: 'north', baseUrl: 'https://n.example.org/v1', color: 'red' })).toContain(
+      'already exists',
+    );
+    expect(profiles.activeId).toBe('local');
+    expect(profiles.profiles).toHaveLength(4);
+  });
 });
