@@ -86,7 +86,11 @@ describe('rate limits', () => {
     expect(errorOf(await call(`${url}/pets`, { key: 'wrong' })).code).toBe('rate_limited');
     const banned = await call(`${url}/pets`, { key: 'wrong' });
     expect(banned.status).toBe(429);
-    expect(errorOf(banned)).toMatchObject({ code: 'address_banned', status: 429, message: expect.stringMatching(/address/) });
+    expect(errorOf(banned)).toMatchObject({
+      code: 'address_banned',
+      status: 429,
+      message: expect.stringMatching(/address/),
+    });
     expect(banned.headers.get('retry-after')).toBe('5');
   });
 
