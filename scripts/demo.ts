@@ -1,15 +1,17 @@
 /**
  * `npm run demo [-- --browser] [-- --no-open]`: Adoption Desk on the Local demo profile in
  * one command. Builds the app if needed, starts the local Animal Adoption Service (40 sample
- * animals, key `demo` on the Free plan, data in <app data>/demo-service.json), stores the
- * demo key in the OS keychain for the Local demo profile, then launches Electron, or, where
- * the Electron binary is missing, the browser host (printing its URL and opening a browser).
+ * animals, key `local-demo-key` on the Free plan, data in <app data>/demo-service.json), stores
+ * the demo key in the OS keychain for the Local demo profile (bound to the service's origin),
+ * then launches Electron, or, where the Electron binary is missing, the browser host (printing
+ * its one-time launch URL and opening it in a browser).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultDataDir } from '../electron/core/app-data-dir';
+import { storeBoundKey } from '../electron/core/bound-key';
 import { openOsKeychain } from '../electron/core/os-keychain';
 import { DEFAULT_KEYCHAIN_SERVICE } from '../electron/core/keytar-secret-store';
 import { startAppOnHost } from '../electron/host/app-on-host';
@@ -19,7 +21,9 @@ import { findElectronBinary } from './lib/electron-binary';
 import { openInBrowser } from './lib/open-browser';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const DEMO_KEY = 'demo';
+// Everything the app shows is scrubbed of keys (electron/core/scrub.ts): a key that is a plain
+// word ("demo") would be hidden inside ordinary text such as the profile name "Local demo".
+const DEMO_KEY = 'local-demo-key';
 const DEMO_PORT = 4010;
 // When re-run inside a private keyring, count from the first start.
 const started = Number(process.env.ADOPTION_DEMO_STARTED_AT) || Date.now();
@@ -30,7 +34,7 @@ const { values: flags } = parseArgs({
   options: {
     browser: { type: 'boolean', default: false },
     'no-open': { type: 'boolean', default: false },
-    'host-port': { type: 'string', default: '0' },
+    'host-port': { type: 'string' },
   },
 });
 
@@ -69,16 +73,24 @@ async function startDemoService(dataDir: string): Promise<RunningService> {
 }
 
 async function runBrowserHost(dataDir: string, service: RunningService, keychainService: string): Promise<void> {
-  const { host, stop } = await startAppOnHost({
+  const { host, notice, stop } = await startAppOnHost({
     dataDir,
     secretStore: await openOsKeychain(keychainService),
     localDemoUrl: service.url,
     rendererDir: join(ROOT, 'out/renderer'),
-    port: Number(flags['host-port']),
+    ...(flags['host-port'] !== undefined ? { port: Number(flags['host-port']) } : {}),
+    stablePort: true,
   });
-  say(`Adoption Desk is ready at ${host.url}  (ready in ${seconds()}; Ctrl+C stops it)`);
-  const opener = flags['no-open'] ? null : openInBrowser(host.url);
-  say(opener ? `Opened it with ${opener}.` : 'Open that address in a browser on this computer.');
+  // A one-time link: only the browser that opens it gets into the app (electron/host/launch-session.ts).
+  const launchUrl = host.createLaunchUrl();
+  say(`Adoption Desk is ready at ${launchUrl}  (ready in ${seconds()}; Ctrl+C stops it)`);
+  if (notice) say(notice);
+  const opener = flags['no-open'] ? null : openInBrowser(launchUrl);
+  say(
+    opener
+      ? `Opened it with ${opener}.`
+      : 'Open that one-time link in a browser on this computer (it works once; restart the demo for another).',
+  );
   await new Promise<void>((done) => {
     process.once('SIGINT', done);
     process.once('SIGTERM', done);
@@ -117,7 +129,7 @@ async function main(): Promise<number> {
   say(`Local demo service: ${service.url} (${service.animalCount()} animals, key "${DEMO_KEY}" on the Free plan)`);
   try {
     if (keychain.usable) {
-      await keychain.store.set('local', DEMO_KEY);
+      await storeBoundKey(keychain.store, 'local', service.url, DEMO_KEY);
       say('Saved the demo key in the system keychain for the Local demo profile.');
     } else {
       say(`${KEYCHAIN_FIX}\n(keychain: ${keychain.detail})`);

@@ -16,6 +16,7 @@ import { RateLimitGovernor } from './governor';
 import { KeyService } from './key-service';
 import { ProfileStore } from './profile-store';
 import { createRouter, type Handlers, type Router } from './router';
+import { Scrubber } from './scrub';
 import type { SecretStore } from './secret-store';
 import { createServiceClient, type ServiceClientOptions } from './service-client';
 
@@ -56,14 +57,23 @@ const notConfigured = (profile: Profile | null) =>
 
 export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   const clock = options.clock ?? systemClock;
-  const logError = options.logError ?? ((message: string) => console.error(message));
-  const events = createEventBus((error) => logError(`event listener failed: ${String(error)}`));
+  // The one scrubber: it learns every key the core reads or is given, and everything that
+  // leaves the core (router answers, events, log lines) goes through it.
+  const scrubber = new Scrubber();
+  const logError = (message: string): void =>
+    (options.logError ?? ((line: string) => console.error(line)))(scrubber.text(message));
+  const bus = createEventBus((error) => logError(`event listener failed: ${String(error)}`));
+  const events: EventBus = { ...bus, emit: (event, payload) => bus.emit(event, scrubber.value(payload)) };
   const profiles = await ProfileStore.open({
     dataDir: options.dataDir,
     builtIns: { file: join(options.resourcesDir, 'profiles.json') },
     ...(options.localDemoUrl ? { localDemoUrl: options.localDemoUrl } : {}),
   });
-  const keys = new KeyService(options.secretStore, { profileExists: (id) => profiles.get(id) !== null });
+  const keys = new KeyService(options.secretStore, {
+    addressOf: (id) => profiles.get(id)?.baseUrl ?? null,
+    profileExists: (id) => profiles.get(id) !== null,
+    scrubber,
+  });
   const diagnostics = new DiagnosticsLog();
   const connectivity = new ConnectivityTracker(clock, (payload) => events.emit('connectivity', payload));
   const clients = new Map<string, ProfileClient>();
@@ -93,6 +103,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       governor,
       clock,
       getKey: () => keys.getKey(profileId),
+      scrubber,
       onRequest: (entry) => diagnostics.add(entry),
       ...(options.http ? { http: options.http } : {}),
     });
@@ -119,7 +130,15 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     ordersRaw: ({ profileId }) => withClient(profileId, (c) => c.ordersRaw()),
     testKey: ({ profileId }) => withClient(profileId, (c) => c.testKey()),
     listProfiles: async () => ok(profiles.list()),
-    saveProfile: (input) => profiles.save(input),
+    saveProfile: async (input) => {
+      const saved = await profiles.save(input);
+      // A key is kept for its own origin only: an address moved elsewhere leaves it behind.
+      if (saved.ok) {
+        const kept = await keys.keepOnlyFor(saved.data.id, saved.data.baseUrl);
+        if (!kept.ok) logError(`saveProfile: the old key could not be removed (${kept.error.message})`);
+      }
+      return saved;
+    },
     removeProfile: async ({ profileId }) => {
       const removed = await profiles.remove(profileId);
       if (removed.ok) {
@@ -147,7 +166,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   const stopProfiles = profiles.onChange((list) => events.emit('profiles', list));
 
   return {
-    router: createRouter(handlers, { logError }),
+    router: createRouter(handlers, { logError, scrubber }),
     events,
     async dispose() {
       stopProfiles();

@@ -1,7 +1,8 @@
 /**
  * The built-in profiles: Production and Staging, whose addresses come from
- * `resources/profiles.json` (set by the organisation when packaging; null means "not
- * configured"), and Local demo for the local service. A broken resources file never crashes
+ * `resources/profiles.json` (set by the organisation when packaging, and then read-only for
+ * staff; null means "not configured", and staff may set it), and Local demo for the local
+ * service. A broken resources file never crashes
  * the app: the affected profiles are "not configured" and a problem sentence explains why.
  */
 import { z } from 'zod';
@@ -34,11 +35,13 @@ export interface BuiltInProfiles {
 const RESOURCES_NAME = 'The packaged profile settings (resources/profiles.json)';
 
 function builtIn(id: BuiltInId, baseUrl: string | null): Profile {
+  // An address the organisation set is theirs: staff see it read-only and cannot change it.
+  const locked = baseUrl !== null && id !== 'local' ? { addressLocked: true } : {};
   switch (id) {
     case 'production':
-      return { id, name: 'Production', baseUrl, color: 'red', kind: 'production', builtIn: true };
+      return { id, name: 'Production', baseUrl, color: 'red', kind: 'production', builtIn: true, ...locked };
     case 'staging':
-      return { id, name: 'Staging', baseUrl, color: 'amber', kind: 'staging', builtIn: true };
+      return { id, name: 'Staging', baseUrl, color: 'amber', kind: 'staging', builtIn: true, ...locked };
     case 'local':
       return { id, name: 'Local demo', baseUrl, color: 'green', kind: 'demo', builtIn: true };
   }

@@ -20,6 +20,8 @@ export interface HttpRequest {
   headers?: Record<string, string>;
   body?: string;
   bearerKey: string;
+  /** The origin `bearerKey` is bound to: a request to any other origin is refused unsent. */
+  keyOrigin: string;
   signal?: AbortSignal;
 }
 
@@ -48,6 +50,7 @@ export const MESSAGES = {
   cancelled: 'The request was cancelled.',
   tooLarge: 'The service sent a response that is too large to read.',
   redirect: 'The service tried to redirect the request to another address; the request was stopped.',
+  keyOrigin: 'The API key is kept for another address and was not sent. Save the key again for this address.',
   tooManyRedirects: 'The service redirected the request too many times.',
 };
 
@@ -58,6 +61,8 @@ class BodyTooLarge extends Error {}
 /** Sends one request and reads its body, never throwing. */
 export async function sendHttp(request: HttpRequest, options: HttpOptions): Promise<HttpExchange> {
   const { clock } = options;
+  // Defence in depth: the key goes to the origin it was saved for and nowhere else.
+  if (request.url.origin !== request.keyOrigin) return failure('no_key', MESSAGES.keyOrigin, null);
   const controller = new AbortController();
   let cause: AbortCause = null;
   const abort = (why: Exclude<AbortCause, null>): void => {

@@ -71,8 +71,9 @@ export class ProfileStore {
   }
 
   /**
-   * Adds (no `id`) or edits a profile. Built-ins keep their name; their address and colour
-   * can be changed. New profiles get an id made from the name.
+   * Adds (no `id`) or edits a profile. Built-ins keep their name; their colour can be
+   * changed, and their address too unless the organisation set it (`addressLocked`). New
+   * profiles get an id made from the name.
    */
   save(input: ProfileInput): Promise<Result<Profile>> {
     return this.#exclusive(async () => {
@@ -92,7 +93,13 @@ export class ProfileStore {
         if (builtIn && builtIn.name !== name) {
           return err('invalid_request', `The name of the built-in profile "${builtIn.name}" cannot be changed.`);
         }
-        next.builtIns[id] = { baseUrl, color };
+        if (builtIn?.addressLocked && builtIn.baseUrl !== baseUrl) {
+          return err(
+            'invalid_request',
+            `The ${builtIn.name} address is set by your organisation and cannot be changed here (it stays ${builtIn.baseUrl}).`,
+          );
+        }
+        next.builtIns[id] = builtIn?.addressLocked ? { color } : { baseUrl, color };
         savedId = id;
       } else if (id !== undefined) {
         const index = next.custom.findIndex((p) => p.id === id);
@@ -132,7 +139,9 @@ export class ProfileStore {
   #profiles(): Profile[] {
     const builtIns = this.#builtIns.map((profile) => {
       const edit = this.#file.builtIns[profile.id as keyof ProfileFile['builtIns']];
-      return { ...profile, baseUrl: edit?.baseUrl ?? profile.baseUrl, color: edit?.color ?? profile.color };
+      // An organisation's address wins over an edit saved before it was set.
+      const baseUrl = profile.addressLocked ? profile.baseUrl : (edit?.baseUrl ?? profile.baseUrl);
+      return { ...profile, baseUrl, color: edit?.color ?? profile.color };
     });
     const custom = this.#file.custom.map((p): Profile => ({ ...p, kind: 'custom', builtIn: false }));
     return [...builtIns, ...custom];

@@ -2,6 +2,8 @@
  * Turns an HTTP exchange into a result value: a 2xx body through the shared JSON codec
  * (exact int64) and the zod contract, anything else into an AppError with a plain-language
  * message, the service's own `code` (as `serviceCode`) and, where it helps, its message.
+ * What it quotes from the service goes through `scrub` before it is cut to length, so a key
+ * the service echoes is hidden whole, never cut in two (see scrub.ts).
  */
 import type { z } from 'zod';
 import { ServiceError } from '../../src/shared/animal';
@@ -10,6 +12,7 @@ import { err, ok, type AppError, type Result } from '../../src/shared/result';
 import type { AttemptOutcome } from './governor-types';
 import type { HttpExchange, HttpResponse } from './http-client';
 import { readRateLimit, readRetryAfter } from './rate-limit-headers';
+import { bounded, LIMITS } from './scrub';
 
 const MAX_QUOTED = 300;
 
@@ -55,13 +58,16 @@ export function retryAfterMsOf(headers: Headers, now: number): number | undefine
   return resetAt !== null && resetAt > now ? resetAt - now : undefined;
 }
 
+/** Hides API keys in text quoted from the service (the core's scrubber in the app). */
+export type ScrubText = (text: string) => string;
+
 /** The AppError of a non-2xx response. */
-export function errorFromResponse(response: HttpResponse, now: number): AppError {
+export function errorFromResponse(response: HttpResponse, now: number, scrub: ScrubText): AppError {
   const { status } = response;
   const body = parseServiceError(response.text);
-  const said = body ? body.message.slice(0, MAX_QUOTED) : null;
+  const said = body ? bounded(scrub(body.message), MAX_QUOTED) : null;
   const withSaid = (plain: string): string => (said ? `${plain} (The service said: ${said})` : plain);
-  const extra: Partial<AppError> = { status, ...(body ? { serviceCode: body.code } : {}) };
+  const extra: Partial<AppError> = { status, ...(body ? { serviceCode: bounded(scrub(body.code), LIMITS.code) } : {}) };
   const make = (code: string, message: string, more: Partial<AppError> = {}): AppError => ({
     ...extra,
     ...more,
@@ -84,11 +90,16 @@ export function errorFromResponse(response: HttpResponse, now: number): AppError
 }
 
 /** The result of an exchange whose 2xx body must match `schema`. */
-export function resultOf<S extends z.ZodType>(exchange: HttpExchange, schema: S, now: number): Result<z.output<S>> {
+export function resultOf<S extends z.ZodType>(
+  exchange: HttpExchange,
+  schema: S,
+  now: number,
+  scrub: ScrubText,
+): Result<z.output<S>> {
   if (exchange.kind === 'failure') return { ok: false, error: exchange.error };
   const { response } = exchange;
   if (response.status >= 200 && response.status < 300) return decodeBody(response.text, schema);
-  return { ok: false, error: errorFromResponse(response, now) };
+  return { ok: false, error: errorFromResponse(response, now, scrub) };
 }
 
 /** What the governor needs to know of a result. */

@@ -5,11 +5,13 @@
  * failure into an error value: nothing is ever thrown across it.
  *
  * Validation messages name the failing paths and zod's messages, never the input values
- * (the `setKey` input holds an API key).
+ * (the `setKey` input holds an API key). Every answer leaves through the scrubber
+ * (`scrub.ts`): no API key, whole or in part, crosses this edge, nor reaches the error log.
  */
 import type { z } from 'zod';
 import { api, CHANNELS, type Channel, type ChannelArgs, type ChannelOutput } from '../../src/shared/api';
 import { err, type Result } from '../../src/shared/result';
+import { Scrubber, scrubResult } from './scrub';
 
 export type Handlers = {
   [C in Channel]: (args: ChannelArgs<C>) => Promise<Result<ChannelOutput<C>>>;
@@ -23,6 +25,8 @@ export interface Router {
 export interface RouterOptions {
   /** Told about handler failures, without the call's payload. Defaults to console.error. */
   logError?: (message: string) => void;
+  /** The core's scrubber (it knows the keys in use); a fresh one, knowing none, by default. */
+  scrubber?: Scrubber;
 }
 
 const KNOWN = new Set<string>(CHANNELS);
@@ -47,7 +51,9 @@ function errorName(error: unknown): string {
 }
 
 export function createRouter(handlers: Handlers, options: RouterOptions = {}): Router {
-  const logError = options.logError ?? ((message: string) => console.error(message));
+  const scrubber = options.scrubber ?? new Scrubber();
+  const logError = (message: string): void =>
+    (options.logError ?? ((line: string) => console.error(line)))(scrubber.text(message));
 
   async function dispatch<C extends Channel>(channel: C, input: unknown): Promise<Result<unknown>> {
     const schema = api[channel].input as unknown as z.ZodType<ChannelArgs<C>>;
@@ -71,7 +77,7 @@ export function createRouter(handlers: Handlers, options: RouterOptions = {}): R
         return err('invalid_request', 'Unknown channel.');
       }
       try {
-        return await dispatch(channel, input);
+        return scrubResult(channel, await dispatch(channel, input), scrubber);
       } catch (error) {
         // The error's own text only; never the payload, which may hold a key.
         logError(`router: ${channel} failed (${errorName(error)})`);

@@ -15,9 +15,11 @@ import { err, ok, type Result } from '../../src/shared/result';
 import type { Clock } from './clock';
 import { QueueCancelledError, type AttemptOutcome, type RateLimitGovernor, type TaskKind } from './governor';
 import { sendHttp, MESSAGES, type HttpOptions } from './http-client';
+import type { BoundKey } from './bound-key';
 import { ERROR_MESSAGES, outcomeOf, resultOf } from './response-mapping';
+import { Scrubber, scrubDiagnosticEntry } from './scrub';
 import { KeychainUnavailableError } from './secret-store';
-import { buildUrl, redactKey } from './url-join';
+import { buildUrl } from './url-join';
 
 /** Removal date of `GET /pets/{petId}` (interface.md): Thu, 05 Dec 2030 00:00:00 GMT. */
 export const GET_PET_SUNSET_MS = Date.UTC(2030, 11, 5);
@@ -25,7 +27,13 @@ export const GET_PET_SUNSET_MS = Date.UTC(2030, 11, 5);
 export interface ServiceClientOptions {
   fetch: typeof fetch;
   baseUrl: string;
-  getKey: () => Promise<string | null>;
+  /**
+   * The profile's key and the origin it is bound to; it is sent to that origin only. A bare
+   * string (tests and tools) is bound to `baseUrl`'s origin.
+   */
+  getKey: () => Promise<BoundKey | string | null>;
+  /** The core's scrubber; it learns the key of every request. A client's own one by default. */
+  scrubber?: Scrubber;
   governor: RateLimitGovernor;
   clock: Clock;
   profileId: string;
@@ -82,10 +90,17 @@ function attemptOutcome(method: string, result: Result<unknown>): AttemptOutcome
   return result.error.status === 503 || result.error.code === 'conflict' ? outcome : 'final';
 }
 
-/** The profile's key, or the error value that stops the call before anything is sent. */
-async function readKey(getKey: () => Promise<string | null>): Promise<string | Result<never>> {
+const keyForOtherOrigin = (bound: string, target: string): string =>
+  `The saved API key belongs to ${bound} and is never sent to ${target}. Save the key again for this address.`;
+
+/** The profile's key for `url`'s origin, or the error value that stops the call before anything is sent. */
+async function readKey(options: ServiceClientOptions, url: URL): Promise<BoundKey | Result<never>> {
   try {
-    return (await getKey()) || err('no_key', NO_KEY);
+    const found = await options.getKey();
+    if (!found) return err('no_key', NO_KEY);
+    const bound = typeof found === 'string' ? { key: found, origin: new URL(options.baseUrl).origin } : found;
+    if (bound.origin !== url.origin) return err('no_key', keyForOtherOrigin(bound.origin, url.origin));
+    return bound;
   } catch (error) {
     return error instanceof KeychainUnavailableError
       ? err('keychain_unavailable', error.message)
@@ -95,6 +110,7 @@ async function readKey(getKey: () => Promise<string | null>): Promise<string | R
 
 export function createServiceClient(options: ServiceClientOptions): ServiceClient {
   const { clock, governor } = options;
+  const scrubber = options.scrubber ?? new Scrubber();
   let getPetGone = false;
   const http: HttpOptions = { fetch: options.fetch, clock, ...options.http };
 
@@ -105,15 +121,18 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       return await governor.schedule<Answer<z.output<S>>>(
         call.kind,
         async () => {
-          const key = await readKey(options.getKey);
-          if (typeof key !== 'string')
+          const url = buildUrl(options.baseUrl, call.segments, call.query);
+          const key = await readKey(options, url);
+          if ('ok' in key)
             return { value: { result: key, headers: null, fetchedAt: clock.now() }, outcome: 'final', headers: null };
+          scrubber.remember(key.key);
           const started = clock.now();
           const exchange = await sendHttp(
             {
               method: call.method,
-              url: buildUrl(options.baseUrl, call.segments, call.query),
-              bearerKey: key,
+              url,
+              bearerKey: key.key,
+              keyOrigin: key.origin,
               ...(call.body !== undefined ? { body: call.body } : {}),
               // an sf-string, as the IETF httpapi draft defines the header
               ...(call.idempotencyKey ? { headers: { 'Idempotency-Key': `"${call.idempotencyKey}"` } } : {}),
@@ -122,12 +141,12 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
             http,
           );
           const fetchedAt = clock.now();
-          let result = redactKey(resultOf(exchange, call.schema, fetchedAt), key);
+          let result = resultOf(exchange, call.schema, fetchedAt, (text) => scrubber.text(text));
           const anomaly = result.ok && call.inspect ? call.inspect(result.data) : null;
           if (anomaly?.refuse) result = err('bad_response', anomaly.note);
           const headers = exchange.kind === 'response' ? exchange.response.headers : exchange.headers;
           const status = exchange.kind === 'response' ? exchange.response.status : exchange.status;
-          options.onRequest?.({
+          const entry: DiagnosticEntry = {
             at: started,
             profileId: options.profileId,
             method: call.method,
@@ -143,7 +162,8 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
             idempotencyKey: call.idempotencyKey ?? null,
             outcome: result.ok ? 'ok' : result.error.code,
             ...(anomaly ? { note: anomaly.note } : {}),
-          });
+          };
+          options.onRequest?.(scrubDiagnosticEntry(entry, scrubber));
           return { value: { result, headers, fetchedAt }, outcome: attemptOutcome(call.method, result), headers };
         },
         { retryable, ...(call.signal ? { signal: call.signal } : {}) },

@@ -1,10 +1,12 @@
 /**
  * The whole app core served by the browser host, in this Node process: what `npm run host`,
  * `npm run demo`, the e2e fixtures and the benchmarks start. Node's own `fetch` and the
- * project's `resources/` folder unless told otherwise.
+ * project's `resources/` folder unless told otherwise. With `stablePort` the host keeps one
+ * origin per data folder (host-port.ts).
  */
 import { join } from 'node:path';
 import { createAppCore, type AppCore, type AppCoreOptions } from '../core/app-core';
+import { otherPortNotice, PortTakenError, readRememberedPort, rememberPort } from './host-port';
 import { startBrowserHost, type BrowserHost } from './server';
 
 export const PROJECT_RESOURCES_DIR = join(import.meta.dirname, '../../resources');
@@ -14,35 +16,52 @@ export interface AppOnHostOptions extends Omit<AppCoreOptions, 'fetch' | 'resour
   resourcesDir?: string;
   /** The built renderer (default `out/renderer`). */
   rendererDir?: string;
-  /** Port on 127.0.0.1 (default: any free port). */
+  /** Port on 127.0.0.1 (default: the remembered one with `stablePort`, else any free port). */
   port?: number;
+  /** Remember the port in the data folder and start on it again (`npm run host`, `npm run demo`). */
+  stablePort?: boolean;
 }
 
 export interface AppOnHost {
   readonly core: AppCore;
   readonly host: BrowserHost;
+  /** Something staff should know about the address (another port than this data folder's usual one), or null. */
+  readonly notice: string | null;
   stop(): Promise<void>;
 }
 
 export async function startAppOnHost(options: AppOnHostOptions): Promise<AppOnHost> {
-  const { rendererDir, port, fetch = globalThis.fetch, resourcesDir = PROJECT_RESOURCES_DIR, ...coreOptions } = options;
+  const { rendererDir, port: asked, stablePort = false, fetch = globalThis.fetch, ...rest } = options;
+  const { resourcesDir = PROJECT_RESOURCES_DIR, ...coreOptions } = rest;
+  const remembered = stablePort ? await readRememberedPort(options.dataDir) : null;
+  const port = asked ?? remembered ?? 0;
   const core = await createAppCore({ ...coreOptions, fetch, resourcesDir });
   let host: BrowserHost;
   try {
     host = await startBrowserHost({
       router: core.router,
       events: core.events,
+      port,
       ...(rendererDir ? { rendererDir } : {}),
-      ...(port !== undefined ? { port } : {}),
       ...(options.logError ? { logError: options.logError } : {}),
     });
   } catch (error) {
     await core.dispose();
-    throw error;
+    const inUse = (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
+    throw stablePort && inUse && port === remembered ? new PortTakenError(port, options.dataDir) : error;
+  }
+  if (stablePort && remembered === null) {
+    await rememberPort(options.dataDir, host.port).catch((error: unknown) =>
+      (options.logError ?? console.error)(
+        `browser host: the port could not be remembered in ${options.dataDir} (${String(error)}); ` +
+          'the next start may open at another address',
+      ),
+    );
   }
   return {
     core,
     host,
+    notice: remembered !== null && remembered !== host.port ? otherPortNotice(remembered, host.port) : null,
     async stop() {
       await host.stop();
       await core.dispose();

@@ -1,16 +1,20 @@
 /**
  * `npm run host -- [--port N] [--data-dir DIR] [--local-demo-url URL] [--keychain-service NAME]`:
  * the whole app in a plain browser. Serves the built renderer (`out/renderer`) and the app
- * core on 127.0.0.1; the first line of stdout is the address to open. Stops on Ctrl+C.
+ * core on 127.0.0.1, on the port this data folder used before (host-port.ts). The first line
+ * of stdout is the one-time launch URL to open (it carries the launch secret: only the
+ * browser that opens it gets in); Enter prints another one. Stops on Ctrl+C.
  */
 import { resolve } from 'node:path';
+import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { defaultDataDir } from '../core/app-data-dir';
 import { openOsKeychain } from '../core/os-keychain';
 import { startAppOnHost } from './app-on-host';
 
 const HELP = `Usage: npm run host -- [options]
-  --port N                  port on 127.0.0.1 (default: any free port)
+  --port N                  port on 127.0.0.1 (default: the one this data folder used before,
+                            else any free port, then remembered)
   --data-dir DIR            the app's data folder (default: ${defaultDataDir()})
   --local-demo-url URL      address of the Local demo service (default http://127.0.0.1:4010/v1)
   --keychain-service NAME   keychain service name for the API keys (default "Adoption Desk")
@@ -18,7 +22,8 @@ const HELP = `Usage: npm run host -- [options]
 `;
 
 export interface HostCliOptions {
-  port: number;
+  /** undefined: the data folder's own port. */
+  port: number | undefined;
   dataDir: string;
   localDemoUrl: string | undefined;
   keychainService: string | undefined;
@@ -39,8 +44,10 @@ export function parseHostArgs(argv: string[]): HostCliOptions | null {
     strict: true,
   });
   if (values.help) return null;
-  const port = Number(values.port ?? 0);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error('--port must be a whole number 0–65535');
+  const port = values.port === undefined ? undefined : Number(values.port);
+  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) {
+    throw new Error('--port must be a whole number 0–65535');
+  }
   return {
     port,
     dataDir: resolve(values['data-dir'] ?? defaultDataDir()),
@@ -62,15 +69,23 @@ async function main(): Promise<void> {
     process.stdout.write(HELP);
     return;
   }
-  const { host, stop } = await startAppOnHost({
+  const { host, notice, stop } = await startAppOnHost({
     dataDir: options.dataDir,
     secretStore: await openOsKeychain(options.keychainService),
     ...(options.localDemoUrl ? { localDemoUrl: options.localDemoUrl } : {}),
     rendererDir: options.rendererDir,
-    port: options.port,
+    ...(options.port !== undefined ? { port: options.port } : {}),
+    stablePort: true,
   });
   process.stdout.write(
-    `${host.url}\nAdoption Desk is running at ${host.url} (this computer only). Data folder: ${options.dataDir}. Ctrl+C stops it.\n`,
+    `${host.createLaunchUrl()}\n` +
+      `Adoption Desk is running at ${host.url} (this computer only). Open the one-time link above in a browser; ` +
+      `press Enter here for another link. Data folder: ${options.dataDir}. Ctrl+C stops it.\n` +
+      (notice ? `${notice}\n` : ''),
+  );
+  // Enter prints a fresh one-time link (another browser, or a browser that was closed).
+  createInterface({ input: process.stdin }).on('line', () =>
+    process.stdout.write(`Another one-time link: ${host.createLaunchUrl()}\n`),
   );
   let stopping = false;
   const shutdown = (): void => {

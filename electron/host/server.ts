@@ -1,11 +1,13 @@
 /**
  * The loopback browser host: the built renderer and the app's router over HTTP on
- * 127.0.0.1, so the whole app runs in a plain browser. Protocol (see src/lib/bridge.ts):
- * - `GET /…` serves `out/renderer`, `index.html` with the per-launch token meta;
- * - `POST /bridge/<channel>` with `X-Adoption-Token` and a JSON body (≤ 1 MiB) answers the
- *   result envelope as JSON, status 200 even for error results;
- * - `GET /events?token=…` streams the core's events (Server-Sent Events).
- * Every request with a foreign `Host` or `Origin` gets 403, as does a missing or wrong token.
+ * 127.0.0.1, so the whole app runs in a plain browser. Protocol (src/shared/host-protocol.ts):
+ * - `GET /?launch=<secret>` (a one-time launch URL, `createLaunchUrl`) sets the session
+ *   cookie and redirects to the clean URL (launch-session.ts);
+ * - with that session: `GET /…` serves `out/renderer`; `POST /bridge/<channel>` with a JSON
+ *   body (≤ 1 MiB) answers the result envelope as JSON, status 200 even for error results;
+ *   `GET /events` streams the core's events (Server-Sent Events).
+ * Every request with a foreign `Host` or `Origin` gets 403, as does one without the session
+ * (a page load gets a page that says how to open the app).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,9 +15,10 @@ import { resolve } from 'node:path';
 import { err, type Result } from '../../src/shared/result';
 import type { Router } from '../core/router';
 import { createEventStreams, type EventSourceLike } from './event-stream';
-import { checkOrigin, createToken, ownHosts, tokenMatches } from './request-guard';
-import { SECURITY_HEADERS, sendPlain, serveStatic } from './static-files';
-import { BRIDGE_PREFIX, EVENTS_PATH, HOST_TOKEN_HEADER } from '../../src/shared/host-protocol';
+import { howToOpenPage, LaunchSessions } from './launch-session';
+import { checkOrigin, ownHosts } from './request-guard';
+import { SECURITY_HEADERS, sendHtml, sendPlain, serveStatic } from './static-files';
+import { BRIDGE_PREFIX, EVENTS_PATH, LAUNCH_PARAM } from '../../src/shared/host-protocol';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -28,17 +31,16 @@ export interface BrowserHostOptions {
   port?: number;
   /** Loopback only; default 127.0.0.1. */
   host?: string;
-  /** Fixed token (tests); default: 32 random bytes per launch. */
-  token?: string;
   heartbeatMs?: number;
   logError?: (message: string) => void;
 }
 
 export interface BrowserHost {
-  /** The address to open, e.g. `http://127.0.0.1:43121/`. */
+  /** The host's origin URL, e.g. `http://127.0.0.1:43121/` (refused without a session). */
   readonly url: string;
-  readonly token: string;
   readonly port: number;
+  /** A fresh one-time launch URL, e.g. `http://127.0.0.1:43121/?launch=…`: print it or open it. */
+  createLaunchUrl(): string;
   stop(): Promise<void>;
 }
 
@@ -78,14 +80,25 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   const bindHost = options.host ?? '127.0.0.1';
   if (!LOOPBACK.has(bindHost)) throw new Error(`The browser host listens on this computer only, not on ${bindHost}.`);
   const rendererDir = resolve(options.rendererDir ?? 'out/renderer');
-  const token = options.token ?? createToken();
   const logError = options.logError ?? ((message: string) => console.error(message));
   const streams = createEventStreams(options.events, options.heartbeatMs ?? 15_000);
   let allowedHosts = new Set<string>();
+  let sessions = new LaunchSessions(0);
+
+  /** `/?launch=<secret>`: the secret's first use sets the session; a used one only helps its own browser. */
+  function launch(url: URL, request: IncomingMessage, response: ServerResponse): void {
+    const session = sessions.redeem(url.searchParams.get(LAUNCH_PARAM) ?? '');
+    if (session === null && !sessions.hasSession(request)) return sendHtml(response, 403, howToOpenPage());
+    response.writeHead(303, {
+      ...SECURITY_HEADERS,
+      Location: url.pathname,
+      'Cache-Control': 'no-store',
+      ...(session === null ? {} : { 'Set-Cookie': sessions.cookieFor(session) }),
+    });
+    response.end();
+  }
 
   async function bridge(channel: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
-    if (!tokenMatches(request.headers[HOST_TOKEN_HEADER], token))
-      return sendPlain(response, 403, 'Forbidden: bad token');
     const type = request.headers['content-type'] ?? '';
     if (!/^application\/json\b/i.test(type)) return sendPlain(response, 415, 'The body must be application/json');
     if (Number(request.headers['content-length'] ?? 0) > MAX_BODY_BYTES) {
@@ -114,6 +127,11 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     if (!verdict.allowed) return sendPlain(response, 403, `Forbidden: ${verdict.reason}`);
     const url = new URL(request.url ?? '/', 'http://host.invalid');
     const method = request.method ?? 'GET';
+    const isGet = method === 'GET' || method === 'HEAD';
+    if (method === 'GET' && url.searchParams.has(LAUNCH_PARAM)) return launch(url, request, response);
+    if (!sessions.hasSession(request)) {
+      return isGet ? sendHtml(response, 403, howToOpenPage()) : sendPlain(response, 403, 'Forbidden: no session');
+    }
     const channel = url.pathname.startsWith(BRIDGE_PREFIX) ? url.pathname.slice(BRIDGE_PREFIX.length) : '';
     if (channel && !channel.includes('/')) {
       if (method !== 'POST') return sendPlain(response, 405, 'Use POST');
@@ -122,12 +140,11 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     }
     if (url.pathname === EVENTS_PATH) {
       if (method !== 'GET') return sendPlain(response, 405, 'Use GET');
-      if (!tokenMatches(url.searchParams.get('token'), token)) return sendPlain(response, 403, 'Forbidden: bad token');
       return streams.open(request, response);
     }
     if (url.pathname.startsWith('/bridge')) return sendPlain(response, 404, 'Not found');
-    if (method !== 'GET' && method !== 'HEAD') return sendPlain(response, 405, 'Use GET');
-    return serveStatic(rendererDir, url.pathname, token, response, method === 'HEAD');
+    if (!isGet) return sendPlain(response, 405, 'Use GET');
+    return serveStatic(rendererDir, url.pathname, response, method === 'HEAD');
   }
 
   const server = createServer((request, response) => {
@@ -147,12 +164,14 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   });
   const port = (server.address() as AddressInfo).port;
   allowedHosts = ownHosts(bindHost === 'localhost' ? '127.0.0.1' : bindHost, port);
+  sessions = new LaunchSessions(port);
   const urlHost = bindHost === '::1' ? '[::1]' : bindHost === 'localhost' ? '127.0.0.1' : bindHost;
+  const origin = `http://${urlHost}:${port}`;
 
   return {
-    url: `http://${urlHost}:${port}/`,
-    token,
+    url: `${origin}/`,
     port,
+    createLaunchUrl: () => sessions.createLaunchUrl(origin),
     async stop() {
       streams.closeAll();
       await new Promise<void>((resolveClose) => {

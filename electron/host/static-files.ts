@@ -1,13 +1,11 @@
 /**
  * Serves the built renderer (`out/renderer`): correct content types, nothing outside the
- * folder, `index.html` with the per-launch token injected as
- * `<meta name="adoption-host-token">`, and the security headers on every answer.
+ * folder, the files as built (no token in them), and the security headers on every answer.
  */
 import { readFile, stat } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import { extname, join, resolve, sep } from 'node:path';
 import { CONTENT_SECURITY_POLICY } from '../core/content-security-policy';
-import { HOST_TOKEN_META } from '../../src/shared/host-protocol';
 
 export { CONTENT_SECURITY_POLICY };
 
@@ -58,15 +56,6 @@ export function resolveInside(root: string, urlPath: string): string | null {
   return full === base || full.startsWith(base + sep) ? full : null;
 }
 
-/** Puts the token meta right after `<head>` (or at the top when there is none). */
-export function injectToken(html: string, token: string): string {
-  const meta = `<meta name="${HOST_TOKEN_META}" content="${token}" />`;
-  const head = /<head(\s[^>]*)?>/i.exec(html);
-  if (!head) return meta + html;
-  const at = head.index + head[0].length;
-  return `${html.slice(0, at)}\n    ${meta}${html.slice(at)}`;
-}
-
 export function sendPlain(response: ServerResponse, status: number, text: string): void {
   response.writeHead(status, {
     ...SECURITY_HEADERS,
@@ -76,11 +65,19 @@ export function sendPlain(response: ServerResponse, status: number, text: string
   response.end(text);
 }
 
+export function sendHtml(response: ServerResponse, status: number, html: string): void {
+  response.writeHead(status, {
+    ...SECURITY_HEADERS,
+    'Content-Type': 'text/html; charset=utf-8',
+    'Cache-Control': 'no-store',
+  });
+  response.end(html);
+}
+
 /** Answers a GET/HEAD for a renderer file. */
 export async function serveStatic(
   rendererDir: string,
   urlPath: string,
-  token: string,
   response: ServerResponse,
   headOnly: boolean,
 ): Promise<void> {
@@ -96,15 +93,13 @@ export async function serveStatic(
     return sendPlain(response, 404, 'Not found');
   }
   const type = contentTypeOf(file);
-  let body: Buffer = await readFile(file);
-  const isHtml = type.startsWith('text/html');
-  if (isHtml) body = Buffer.from(injectToken(body.toString('utf8'), token), 'utf8');
+  const body = await readFile(file);
   response.writeHead(200, {
     ...SECURITY_HEADERS,
     'Content-Type': type,
     'Content-Length': String(body.length),
-    // The page carries the per-launch token: never keep it in a cache.
-    'Cache-Control': isHtml ? 'no-store' : 'no-cache',
+    // The page is only for a session: a cache must not serve it to anyone else.
+    'Cache-Control': type.startsWith('text/html') ? 'no-store' : 'no-cache',
   });
   response.end(headOnly ? undefined : body);
 }

@@ -1,12 +1,13 @@
 /**
  * Where the renderer gets `window.adoption`: from the Electron preload when it is there,
  * otherwise from the loopback browser host over HTTP (calls) and Server-Sent Events
- * (events), following src/shared/host-protocol.ts. Apart from `host`, the two are
- * indistinguishable to the rest of the renderer.
+ * (events), following src/shared/host-protocol.ts. The host's session cookie goes with
+ * every same-origin request by itself: this code never sees a token. Apart from `host`,
+ * the two are indistinguishable to the rest of the renderer.
  */
 import type { Channel, EventName } from '../shared/api';
 import { buildAdoptionApi, type AdoptionApi, type Transport } from '../shared/client';
-import { BRIDGE_PREFIX, EVENTS_PATH, HOST_TOKEN_HEADER, HOST_TOKEN_META } from '../shared/host-protocol';
+import { BRIDGE_PREFIX, EVENTS_PATH } from '../shared/host-protocol';
 
 declare global {
   interface Window {
@@ -14,12 +15,16 @@ declare global {
   }
 }
 
-function browserTransport(token: string): Transport {
+/** What a call answers when the host no longer knows this page's session (it was restarted). */
+const NO_SESSION =
+  'this window is no longer connected to Adoption Desk (it was restarted): open the new link it printed';
+
+function browserTransport(): Transport {
   let source: EventSource | null = null;
   const listeners = new Map<EventName, Set<(payload: unknown) => void>>();
 
   function ensureSource(event: EventName): EventSource {
-    source ??= new EventSource(`${EVENTS_PATH}?token=${encodeURIComponent(token)}`);
+    source ??= new EventSource(EVENTS_PATH);
     if (!listeners.has(event)) {
       const set = new Set<(payload: unknown) => void>();
       listeners.set(event, set);
@@ -40,9 +45,11 @@ function browserTransport(token: string): Transport {
     async invoke(channel: Channel, input: unknown) {
       const response = await fetch(`${BRIDGE_PREFIX}${channel}`, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', [HOST_TOKEN_HEADER]: token },
+        headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify(input ?? {}),
+        credentials: 'same-origin',
       });
+      if (response.status === 403) throw new Error(NO_SESSION);
       return response.json();
     },
     subscribe(event: EventName, listener: (payload: unknown) => void) {
@@ -55,11 +62,9 @@ function browserTransport(token: string): Transport {
 
 let cached: AdoptionApi | null = null;
 
-/** The app's API for this window. Throws when the page has neither host. */
+/** The app's API for this window: the preload's in Electron, else the browser host's (which served this page). */
 export function getAdoption(): AdoptionApi {
   if (cached) return cached;
   if (window.adoption) return (cached = window.adoption);
-  const token = document.querySelector<HTMLMetaElement>(`meta[name="${HOST_TOKEN_META}"]`)?.content;
-  if (!token) throw new Error('Adoption Desk must be opened from the app or from its browser host (npm run host).');
-  return (cached = buildAdoptionApi(browserTransport(token), 'browser'));
+  return (cached = buildAdoptionApi(browserTransport(), 'browser'));
 }

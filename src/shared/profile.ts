@@ -56,6 +56,11 @@ export const Profile = z.object({
   color: ProfileColor,
   kind: ProfileKind,
   builtIn: z.boolean(),
+  /**
+   * true: the organisation set this address (resources/profiles.json): shown read-only, and
+   * the core refuses to change it. Absent or false: staff may change it (its key is then cleared).
+   */
+  addressLocked: z.boolean().optional(),
 });
 export type Profile = z.output<typeof Profile>;
 

@@ -8,6 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createAppCore } from '../../electron/core/app-core';
+import { storeBoundKey } from '../../electron/core/bound-key';
 import { MemorySecretStore } from '../../electron/core/memory-secret-store';
 import { startService } from '../service/index';
 import type { Bench, BenchResult } from './lib/report';
@@ -45,7 +46,7 @@ export async function benchCoreCost(): Promise<BenchResult> {
   const dataDir = await mkdtemp(join(tmpdir(), 'adoption-bench-core-'));
   const service = await startService({ keys: { [KEY]: 'enterprise:100000000:1000000000' }, seedAnimals: 200 });
   const secretStore = new MemorySecretStore();
-  await secretStore.set(PROFILE, KEY);
+  await storeBoundKey(secretStore, PROFILE, service.url, KEY);
   const core = await createAppCore({
     fetch: globalThis.fetch,
     dataDir,

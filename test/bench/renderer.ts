@@ -9,6 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Page } from '@playwright/test';
+import { storeBoundKey } from '../../electron/core/bound-key';
 import { MemorySecretStore } from '../../electron/core/memory-secret-store';
 import { startAppOnHost } from '../../electron/host';
 import { CHROMIUM_ARGS } from '../../playwright.config';
@@ -75,7 +76,7 @@ export async function benchRenderer(): Promise<BenchResult> {
   const dataDir = await mkdtemp(join(tmpdir(), 'adoption-bench-renderer-'));
   const service = await startService({ keys: { [KEY]: 'enterprise:100000000:1000000000' }, seedAnimals: ANIMALS });
   const secretStore = new MemorySecretStore();
-  await secretStore.set(PROFILE, KEY);
+  await storeBoundKey(secretStore, PROFILE, service.url, KEY);
   const { host, stop } = await startAppOnHost({
     dataDir,
     secretStore,
@@ -88,7 +89,8 @@ export async function benchRenderer(): Promise<BenchResult> {
     const context = await browser.newContext();
     const page = await context.newPage();
     const savedUrl = `${host.url}#/saved`;
-    await page.goto(savedUrl);
+    // The launch URL gives the context the host's session; later loads of savedUrl keep it.
+    await page.goto(`${host.createLaunchUrl()}#/saved`);
     await page.getByText('Nothing is saved yet').waitFor({ timeout: 30_000 });
     await page.evaluate(fillAnimals, { dbName: `adoption-desk.${PROFILE}`, rows: cacheRows(Date.now()) });
     await context.addInitScript(installProbe);

@@ -17,17 +17,35 @@ test('the app starts on the Local demo profile and shows its animals', async ({ 
   expect(app.consoleErrors).toEqual([]);
 });
 
-test('the page talks to the core only through the token-protected bridge', async ({ app }) => {
+test('the page holds no token: the bridge answers its session cookie only, which scripts cannot read', async ({
+  app,
+  browser,
+}) => {
   const { page, host } = app;
-  const token = await page.locator('meta[name="adoption-host-token"]').getAttribute('content');
-  expect(token).toBe(host.token);
-  const refused = await page.evaluate(async () => {
-    const response = await fetch('/bridge/listProfiles', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: '{}',
-    });
-    return response.status;
+  await expect(page.getByTestId('active-profile-name')).toHaveText('Local demo');
+  expect(new URL(page.url()).search).toBe('');
+  expect(await page.locator('meta[name="adoption-host-token"]').count()).toBe(0);
+  expect(await page.evaluate(() => document.cookie)).toBe('');
+  const statuses = await page.evaluate(async () => {
+    const call = (credentials: RequestCredentials) =>
+      fetch('/bridge/listProfiles', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: '{}',
+        credentials,
+      }).then((response) => response.status);
+    return { withSession: await call('same-origin'), without: await call('omit') };
   });
-  expect(refused).toBe(403);
+  expect(statuses).toEqual({ withSession: 200, without: 403 });
+
+  // Another browser (no session) gets the page that says how to open the app, not the app.
+  const stranger = await browser.newContext();
+  try {
+    const other = await stranger.newPage();
+    const answer = await other.goto(host.url);
+    expect(answer?.status()).toBe(403);
+    await expect(other.getByRole('heading', { name: 'Open Adoption Desk from its own link' })).toBeVisible();
+  } finally {
+    await stranger.close();
+  }
 });

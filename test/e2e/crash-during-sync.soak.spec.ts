@@ -6,6 +6,7 @@
  *   SOAK=1 node scripts/with-keyring.mjs npx playwright test crash-during-sync.soak
  * The short variant in `npm test` is crash-during-sync.spec.ts.
  */
+import { storeBoundKey } from '../../electron/core/bound-key';
 import { test } from './fixtures';
 import { checkCrashOutcome } from './support/crash-assertions';
 import { runCrashScenario, type CrashKind } from './support/crash-scenario';
@@ -24,7 +25,7 @@ for (const idempotency of [true, false])
       for (const kind of KINDS)
         test(`seed ${seed}: ${kind}`, async ({ service, dataDir, keychainService, secretStore, browser }, info) => {
           test.setTimeout(120_000);
-          await secretStore.set('local', service.key);
+          await storeBoundKey(secretStore, 'local', service.url, service.key);
           const deps = { service, dataDir, keychainService, browser };
           checkCrashOutcome(info, await runCrashScenario(deps, seed, kind), { seed, kind, idempotency });
         });

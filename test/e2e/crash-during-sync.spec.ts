@@ -6,6 +6,7 @@
  * honours Idempotency-Key, and 2 seeds against `--no-idempotency` (reconciliation alone).
  * The 20-seed variants: crash-during-sync.soak.spec.ts (SOAK=1).
  */
+import { storeBoundKey } from '../../electron/core/bound-key';
 import { test } from './fixtures';
 import { checkCrashOutcome } from './support/crash-assertions';
 import { runCrashScenario, type CrashKind } from './support/crash-scenario';
@@ -19,7 +20,7 @@ test.describe.configure({ mode: 'parallel' });
 function crashTest(title: string, seed: number, kind: CrashKind, idempotency: boolean): void {
   test(title, async ({ service, dataDir, keychainService, secretStore, browser }, info) => {
     test.setTimeout(90_000);
-    await secretStore.set('local', service.key);
+    await storeBoundKey(secretStore, 'local', service.url, service.key);
     const deps = { service, dataDir, keychainService, browser };
     checkCrashOutcome(info, await runCrashScenario(deps, seed, kind), { seed, kind, idempotency });
   });

@@ -35,7 +35,7 @@ test('200 creations through 500/503/resets/stalls land exactly once; the list st
   test.setTimeout(150_000);
   const started = Date.now();
   await page.clock.install();
-  await page.goto(host.url);
+  await page.goto(host.launchUrl());
   await expectListLoaded(page);
   const names = Array.from({ length: COUNT }, (_, i) => `Faulty-${String(i + 1).padStart(3, '0')}`);
 

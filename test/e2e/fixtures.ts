@@ -9,10 +9,13 @@
  *   can be stopped and restarted on the same port (to test going offline and back);
  * - `keychainService`: a unique keychain service name (`Adoption Desk e2e <uuid>`) in the
  *   real OS keychain (run the tests inside `node scripts/with-keyring.mjs`), with the
- *   service's key stored for the Local demo profile (`local`) unless `storeKey` is false;
+ *   service's key stored for the Local demo profile (`local`), bound to the service's
+ *   origin, unless `storeKey` is false;
  * - `host`: the app core + browser host in this worker, Local demo pointed at `service`;
- * - `app`: `page` opened on the host, plus `consoleErrors` (console errors and uncaught
- *   page errors seen so far).
+ *   `host.url` is its plain origin URL, `host.launchUrl()` mints a one-time launch URL;
+ * - `app`: `page` opened on a launch URL (so the page's context holds the host's session
+ *   cookie: `page.goto(host.url + '#/saved')`, `page.reload()` and more tabs of the context
+ *   work), plus `consoleErrors` (console errors and uncaught page errors seen so far).
  *
  * Override per file with `test.use({ serviceOptions: { seedAnimals: 0, plan: 'pro' } })`,
  * `test.use({ storeKey: false })` or `test.use({ coreOptions: { http: { headersTimeoutMs: 2000 } } })`.
@@ -23,6 +26,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
 import type { AppCore, AppCoreOptions } from '../../electron/core/app-core';
+import { storeBoundKey } from '../../electron/core/bound-key';
 import { openOsKeychain } from '../../electron/core/os-keychain';
 import type { SecretStore } from '../../electron/core/secret-store';
 import { startAppOnHost, type BrowserHost } from '../../electron/host';
@@ -48,8 +52,10 @@ export interface E2eService {
 }
 
 export interface E2eHost {
+  /** The host's origin, `http://127.0.0.1:PORT/` (a page needs the session from a launch URL first). */
   readonly url: string;
-  readonly token: string;
+  /** A fresh one-time launch URL: opening it gives the page's browser context the host's session. */
+  launchUrl(): string;
   readonly core: AppCore;
   readonly browserHost: BrowserHost;
 }
@@ -62,8 +68,8 @@ export interface E2eApp {
   readonly consoleErrors: string[];
 }
 
-/** Extra options of the in-process app core (e.g. shorter HTTP timeouts). */
-export type E2eCoreOptions = Pick<AppCoreOptions, 'http'>;
+/** Extra options of the in-process app core (e.g. shorter HTTP timeouts, another resources folder). */
+export type E2eCoreOptions = Partial<Pick<AppCoreOptions, 'http' | 'resourcesDir'>>;
 
 interface Fixtures {
   serviceOptions: E2eServiceOptions;
@@ -136,7 +142,7 @@ export const test = base.extend<Fixtures>({
   },
 
   host: async ({ dataDir, service, secretStore, storeKey, coreOptions }, use) => {
-    if (storeKey) await secretStore.set('local', service.key);
+    if (storeKey) await storeBoundKey(secretStore, 'local', service.url, service.key);
     const {
       core,
       host: browserHost,
@@ -149,7 +155,7 @@ export const test = base.extend<Fixtures>({
       rendererDir: join(e2eOutDir(), 'renderer'),
       logError: (message) => console.error(message),
     });
-    await use({ url: browserHost.url, token: browserHost.token, core, browserHost });
+    await use({ url: browserHost.url, launchUrl: () => browserHost.createLaunchUrl(), core, browserHost });
     await stop();
   },
 
@@ -161,7 +167,7 @@ export const test = base.extend<Fixtures>({
       consoleErrors.push(where ? `${message.text()} (${where})` : message.text());
     });
     page.on('pageerror', (error) => consoleErrors.push(`${error.name}: ${error.message}`));
-    await page.goto(host.url);
+    await page.goto(host.launchUrl());
     await use({ page, service, host, consoleErrors });
   },
 });

@@ -5,10 +5,13 @@
  * console message and page error, the body of every response of the browser host, the
  * text a screenshot shows, what the host and core printed in this process, and every file
  * the host, core and service wrote in the data folder. The service's request log holds the
- * key's hash only.
+ * key's hash only. Then a service that echoes the key back (issue 12, finding 3): no part of
+ * it reaches the orders view, an error on screen or Diagnostics.
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { readRequestLog } from '../service/index';
@@ -85,9 +88,11 @@ test('the key appears in no DOM, storage, console, host response, screenshot tex
     record('dom', await page.content());
 
     await page.getByRole('link', { name: 'Keys and profiles' }).click();
+    await expect(page.getByTestId('key-state')).toHaveText('Key saved');
     await page.getByLabel('Replace the API key').fill(key);
     await page.getByRole('button', { name: 'Save key' }).click();
     await expect(page.getByText('Key saved.')).toBeVisible();
+    await expect(page.getByLabel('Replace the API key')).toHaveValue('');
     await page.getByRole('button', { name: 'Test key' }).click();
     await expect(page.getByTestId('key-test')).toHaveText('The service accepted the key.');
     record('dom', await page.content());
@@ -138,4 +143,62 @@ test('the key appears in no DOM, storage, console, host response, screenshot tex
   const log = await readRequestLog(service.logFile);
   expect(log.length).toBeGreaterThan(3);
   expect(log.every((line) => line.keyHash === hash)).toBe(true);
+});
+
+/** Every 8-character piece of `key`: none may be on screen (a key cut in two counts too). */
+function pieces(key: string): string[] {
+  return Array.from({ length: key.length - 7 }, (_, i) => key.slice(i, i + 8));
+}
+
+test('a service that echoes the key gets no part of it onto the orders view, an error or Diagnostics', async ({
+  app,
+}) => {
+  const { page } = app;
+  const key = `echo-${app.service.key}`;
+  const echo = createServer((request, response) => {
+    const authorization = request.headers.authorization ?? '';
+    const headers = {
+      'Content-Type': 'application/json',
+      'X-RateLimit-Limit': authorization,
+      'X-RateLimit-Remaining': authorization.slice(7),
+      'X-RateLimit-Reset': '9999999999',
+    };
+    if (request.url?.startsWith('/v1/store/orders')) {
+      response.writeHead(200, headers).end(JSON.stringify({ echoedAuthorization: authorization, [key]: key }));
+      return;
+    }
+    const message = `${'x'.repeat(290)}${authorization} is not welcome here`;
+    response.writeHead(400, headers).end(JSON.stringify({ code: authorization, message, status: 400 }));
+  });
+  await new Promise<void>((done) => echo.listen(0, '127.0.0.1', done));
+  try {
+    await page.getByRole('link', { name: 'Keys and profiles' }).click();
+    await page.getByLabel('Service address').fill(`http://127.0.0.1:${(echo.address() as AddressInfo).port}/v1`);
+    await page.getByRole('button', { name: 'Save profile' }).click();
+    await page.getByRole('button', { name: 'Change address and remove the key' }).click();
+    await page.getByPlaceholder('Paste the key').fill(key);
+    await page.getByRole('button', { name: 'Save key' }).click();
+    await expect(page.getByText('Key saved.')).toBeVisible();
+
+    const shown: string[] = [];
+    await page.getByRole('link', { name: 'Store orders' }).click();
+    await expect(page.getByRole('region', { name: 'Orders as returned by the service' })).toContainText(
+      '"echoedAuthorization": "Bearer [hidden key]"',
+    );
+    shown.push(await page.content());
+    await page.getByRole('link', { name: 'Animals', exact: true }).click();
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    // the service's 400 message is quoted, cut to 300 characters after the key was hidden
+    await expect(page.getByText(/Showing saved data: x+Bearer \[h/)).toBeVisible();
+    await expect(page.getByRole('status', { name: 'Rate limit' })).toContainText('("Bearer [hidden key]")');
+    shown.push(await page.content());
+    await page.getByRole('link', { name: 'Diagnostics' }).click();
+    await expect(page.getByRole('region', { name: 'Request log' })).toContainText('/store/orders');
+    shown.push(await page.content());
+    await page.screenshot({ path: test.info().outputPath('echoed-orders.png'), fullPage: true });
+    const text = shown.join('\n');
+    expect(pieces(key).filter((piece) => text.includes(piece))).toEqual([]);
+  } finally {
+    await new Promise((done) => echo.close(done));
+  }
 });

@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createKeytarSecretStore, type KeytarLike } from '../../electron/core/keytar-secret-store';
+import { decodeKeyRecord, storeBoundKey } from '../../electron/core/bound-key';
 import { KeyService } from '../../electron/core/key-service';
 import { KeychainUnavailableError } from '../../electron/core/secret-store';
 
@@ -48,7 +49,7 @@ describe.skipIf(!hasSession)('keytar secret store against gnome-keyring', () => 
   });
 
   it('serves setKey / hasKey / clearKey through KeyService without returning the key', async () => {
-    const keys = new KeyService(store);
+    const keys = new KeyService(store, { addressOf: () => 'https://api.shelter.example/v1' });
     const results = [
       await keys.setKey('production', 'real-keychain-key'),
       await keys.hasKey('production'),
@@ -62,6 +63,21 @@ describe.skipIf(!hasSession)('keytar secret store against gnome-keyring', () => 
       { ok: true, data: { hasKey: false } },
     ]);
     expect(await keytar.getPassword(service, 'production')).toBeNull();
+  });
+
+  it('keeps the key bound to its origin in the keychain entry', async () => {
+    const keys = new KeyService(store, { addressOf: () => 'https://api.shelter.example/v1' });
+    await keys.setKey('production', 'bound-keychain-key');
+    const entry = await keytar.getPassword(service, 'production');
+    expect(entry && decodeKeyRecord(entry)).toEqual({
+      key: 'bound-keychain-key',
+      origin: 'https://api.shelter.example',
+    });
+    await storeBoundKey(store, 'staging', 'http://127.0.0.1:4010/v1', 'seeded-key');
+    expect(await new KeyService(store, { addressOf: () => 'http://127.0.0.1:4010/v1' }).getKey('staging')).toEqual({
+      key: 'seeded-key',
+      origin: 'http://127.0.0.1:4010',
+    });
   });
 });
 

@@ -1,8 +1,8 @@
 /**
  * Issue 7.5 through the browser host: the fuzzer's payloads (JSON-only) and raw malformed
  * HTTP bodies (invalid JSON, binary, huge, wrong content types, odd paths) over the host's
- * HTTP bridge with the token. Well-formed calls get 200 and a typed envelope; malformed HTTP
- * gets the host's 4xx; the host keeps answering. Refusals (no/wrong token, foreign Origin or
+ * HTTP bridge with a session. Well-formed calls get 200 and a typed envelope; malformed HTTP
+ * gets the host's 4xx; the host keeps answering. Refusals (no/wrong session, foreign Origin or
  * Host) hold on every channel without the router ever being called.
  */
 import { request as httpRequest, Agent } from 'node:http';
@@ -13,11 +13,13 @@ import { CHANNELS } from '../../src/shared/api';
 import { createFuzzer } from './support/fuzz';
 import { answerProblem, prototypeIsClean, startFuzzCore, type FuzzCore } from './support/fuzz-core';
 import { watchProcess } from './support/hostile-client';
+import { openSession } from '../electron/host/host-http';
 
 const BRIDGE_PAYLOADS = Number(process.env.FUZZ_BRIDGE_PAYLOADS ?? 2000);
 const agent = new Agent({ keepAlive: true, maxSockets: 8 });
 let fuzz: FuzzCore;
 let host: BrowserHost;
+let session = '';
 let routerCalls = 0;
 const watch = watchProcess();
 
@@ -40,7 +42,7 @@ function post(path: string, body: string | Buffer, headers: Record<string, strin
           Host: own,
           Origin: `http://${own}`,
           'Content-Type': 'application/json',
-          'X-Adoption-Token': host.token,
+          Cookie: session,
           ...headers,
         },
       },
@@ -64,6 +66,7 @@ beforeAll(async () => {
     },
   };
   host = await startBrowserHost({ router, events: fuzz.core.events, logError: () => undefined });
+  session = await openSession(host);
 });
 afterAll(async () => {
   agent.destroy();
@@ -132,12 +135,13 @@ describe('fuzzing the browser host bridge', () => {
     expect(JSON.parse(after.body)).toMatchObject({ ok: true });
   }, 60_000);
 
-  it('every channel refuses no token, a wrong token, a foreign Origin and a foreign Host, never calling the router', async () => {
+  it('every channel refuses no session, a wrong session, a foreign Origin and a foreign Host, never calling the router', async () => {
     const before = routerCalls;
     const refusals: Record<string, string>[] = [
-      { 'X-Adoption-Token': '' },
-      { 'X-Adoption-Token': 'f'.repeat(64) },
-      { 'X-Adoption-Token': 'short' },
+      { Cookie: '' },
+      { Cookie: `${session.split('=')[0]}=${'f'.repeat(43)}` },
+      { Cookie: `${session}x` },
+      { Cookie: session.replace(`-${host.port}=`, '-1=') },
       { Origin: 'http://evil.example' },
       { Origin: 'null' },
       { Host: 'evil.example' },

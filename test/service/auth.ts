@@ -1,8 +1,11 @@
 /** Bearer authentication: which key a request carries, and the hash that stands for it in logs. */
 import { createHash } from 'node:crypto';
 
-/** token68 (RFC 9110 §11.2), the shape of a bearer credential. */
-const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/;
+/**
+ * token68 (RFC 9110 §11.2), the shape of a bearer credential. The scheme name is
+ * case-insensitive (RFC 9110 §11.1): `bearer KEY` is the same as `Bearer KEY`.
+ */
+const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i;
 
 /** The key of `Authorization: Bearer <key>`, or null when missing or malformed. */
 export function bearerKey(header: string | undefined): string | null {

@@ -30,8 +30,8 @@ describe('RateLimiter (pure, fake time)', () => {
     rl.check('a', plan, 0);
     expect(rl.check('a', plan, 10).kind).toBe('rate_limited');
     expect(rl.check('a', plan, 20).kind).toBe('rate_limited');
-    expect(rl.check('a', plan, 30)).toMatchObject({ kind: 'key_banned', retryAfterSeconds: 3 });
-    expect(rl.check('a', plan, 2100)).toMatchObject({ kind: 'key_banned', retryAfterSeconds: 1 });
+    expect(rl.check('a', plan, 30)).toMatchObject({ kind: 'banned', retryAfterSeconds: 3 });
+    expect(rl.check('a', plan, 2100)).toMatchObject({ kind: 'banned', retryAfterSeconds: 1 });
     expect(rl.check('b', plan, 2100).kind).toBe('allowed');
     expect(rl.check('a', plan, 3030)).toMatchObject({ kind: 'allowed', toldToWait: false });
   });

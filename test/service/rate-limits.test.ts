@@ -79,6 +79,21 @@ describe('rate limits', () => {
     expect(lines.map((line) => line.retryAfter)).toEqual([null, 60, 60, 60, 5, expect.any(Number)]);
   });
 
+  it('bans an address without a valid key as address_banned, not key_banned', async () => {
+    const { url } = await serve({ banAfter: 1, banSeconds: 5 });
+    const refused = await Promise.all(Array.from({ length: 61 }, () => call(`${url}/pets`, { key: 'wrong' })));
+    expect(refused.filter((answer) => answer.status === 429)).toHaveLength(1);
+    expect(errorOf(await call(`${url}/pets`, { key: 'wrong' })).code).toBe('rate_limited');
+    const banned = await call(`${url}/pets`, { key: 'wrong' });
+    expect(banned.status).toBe(429);
+    expect(errorOf(banned)).toMatchObject({
+      code: 'address_banned',
+      status: 429,
+      message: expect.stringMatching(/address/),
+    });
+    expect(banned.headers.get('retry-after')).toBe('5');
+  });
+
   it('keeps separate windows per key', async () => {
     const { url } = await serve({ keys: { a: 'enterprise:1:10', b: 'enterprise:1:10' }, minuteMs: WINDOW_MS });
     expect((await call(`${url}/pets`, { key: 'a' })).status).toBe(200);

@@ -14,7 +14,7 @@ export interface RateLimitHeaders {
 
 export type RateDecision =
   | { kind: 'allowed'; headers: RateLimitHeaders; toldToWait: false }
-  | { kind: 'rate_limited' | 'key_banned'; headers: RateLimitHeaders; toldToWait: boolean; retryAfterSeconds: number };
+  | { kind: 'rate_limited' | 'banned'; headers: RateLimitHeaders; toldToWait: boolean; retryAfterSeconds: number };
 
 export interface RateLimiterOptions {
   minuteMs: number;
@@ -54,12 +54,12 @@ export class RateLimiter {
     const state = this.stateOf(subject, now);
     roll(state.minute, now, this.options.minuteMs);
     roll(state.day, now, this.options.dayMs);
-    if (state.bannedUntil > now) return this.refuse('key_banned', state, plan, state.bannedUntil - now, true);
+    if (state.bannedUntil > now) return this.refuse('banned', state, plan, state.bannedUntil - now, true);
     if (state.waitUntil > now) {
       state.requestsWhileWaiting += 1;
       if (state.requestsWhileWaiting > this.options.banAfter) {
         state.bannedUntil = now + this.options.banMs;
-        return this.refuse('key_banned', state, plan, this.options.banMs, true);
+        return this.refuse('banned', state, plan, this.options.banMs, true);
       }
       return this.refuse('rate_limited', state, plan, state.waitUntil - now, true);
     }
@@ -100,7 +100,7 @@ export class RateLimiter {
   }
 
   private refuse(
-    kind: 'rate_limited' | 'key_banned',
+    kind: 'rate_limited' | 'banned',
     state: SubjectState,
     plan: Plan,
     waitMs: number,

@@ -122,12 +122,16 @@ async function handle(ctx: HandlerContext, exchange: Exchange): Promise<void> {
   line.toldToWait = decision.toldToWait;
   if (body.aborted) return exchange.finish(ctx.log, 'client-closed', null);
   if (decision.kind !== 'allowed') {
-    const message =
-      decision.kind === 'key_banned'
-        ? 'banned for sending requests while told to wait'
-        : 'rate limit exceeded: retry after the time in Retry-After';
     const headers = { 'Retry-After': String(decision.retryAfterSeconds) };
-    return send(ctx, exchange, errorReply(429, decision.kind, message, headers));
+    if (decision.kind === 'rate_limited') {
+      const message = 'rate limit exceeded: retry after the time in Retry-After';
+      return send(ctx, exchange, errorReply(429, 'rate_limited', message, headers));
+    }
+    // Requests without a valid key are limited per client address: a ban is the address's, not a key's.
+    const [code, message] = scope
+      ? ['key_banned', 'key banned for sending requests while told to wait']
+      : ['address_banned', 'this address is banned for sending requests without a valid key while told to wait'];
+    return send(ctx, exchange, errorReply(429, code, message, headers));
   }
   if (!scope) return send(ctx, exchange, errorReply(401, 'unauthorized', unauthorizedMessage(header)));
   const { path, query } = splitTarget(req.url ?? '/');

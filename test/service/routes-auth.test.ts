@@ -61,12 +61,21 @@ describe('authentication', () => {
         expect(answer.status, `${name} ${path}`).toBe(401);
         expect(answer.json).toEqual({ code: 'unauthorized', message: expect.stringMatching(message), status: 401 });
         expect(answer.headers.get('x-ratelimit-limit')).toBe('60');
-        expect(Number(answer.headers.get('x-ratelimit-remaining'))).toBeGreaterThanOrEqual(0);
+        // The header must be there and a whole number (Number(null) would be 0 and pass).
+        expect(answer.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
         expect(Number(answer.headers.get('x-ratelimit-reset'))).toBeGreaterThan(Date.now() / 1000);
       }
     }
     const post = await call(`${url}/pets`, { key: 'nope', body: { name: 'A', categoryId: 1 } });
     expect(post.status).toBe(401);
+  });
+
+  it('reads the auth scheme case-insensitively (RFC 9110 §11.1)', async () => {
+    const { url } = await serve();
+    for (const scheme of ['bearer', 'BEARER', 'BeArEr']) {
+      const answer = await call(`${url}/pets`, { key: null, headers: { Authorization: `${scheme} test-key-1` } });
+      expect(answer.status, scheme).toBe(200);
+    }
   });
 
   it('accepts each configured key with its plan', async () => {

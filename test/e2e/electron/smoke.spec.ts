@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { _electron as electron, expect, test } from '@playwright/test';
+import { storeBoundKey } from '../../../electron/core/bound-key';
 import { openOsKeychain } from '../../../electron/core/os-keychain';
 import { findElectronBinary } from '../../../scripts/lib/electron-binary';
 import { startService } from '../../service/index';
@@ -27,7 +28,7 @@ test('Electron: the app starts on the Local demo profile and shows its animals',
   const keychainService = `Adoption Desk e2e ${randomUUID()}`;
   const service = await startService({ port: 0, keys: { [key]: 'free' }, seedAnimals: 40 });
   const keychain = await openOsKeychain(keychainService);
-  await keychain.set('local', key);
+  await storeBoundKey(keychain, 'local', service.url, key);
   const app = await electron.launch({
     executablePath: binary.path,
     args: [join(e2eOutDir(), 'main', 'index.js')],

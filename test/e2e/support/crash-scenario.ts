@@ -104,7 +104,7 @@ export async function runCrashScenario(deps: CrashDeps, seed: number, kind: Cras
       await gate;
       await route.continue().catch(() => undefined); // the browser may be gone by now
     });
-    await page.goto(host.url);
+    await page.goto(host.launchUrl);
     await expectListLoaded(page);
     await page.getByRole('link', { name: 'Add animal', exact: true }).click();
     for (const [i, name] of names.slice(0, 3).entries()) await addAnimal(page, name, categoryFor(i));
@@ -144,12 +144,13 @@ export async function runCrashScenario(deps: CrashDeps, seed: number, kind: Cras
     if (kind === 'host-kill') {
       await host.exited;
       host = await startHostProcess(hostOptions);
-      await page.reload(); // the restarted host has a new token
+      await page.goto(host.launchUrl); // the restarted host knows no session yet
     } else {
       await closing; // the browser process has exited and released its profile
       context = await openContext();
       page = await context.newPage();
-      await page.goto(host.url);
+      // The host kept running, but the session cookie went with the browser: a new link, as staff would ask.
+      await page.goto(await host.newLaunchUrl());
     }
     await page.getByRole('link', { name: 'Animals', exact: true }).click();
     await expect

@@ -1,9 +1,10 @@
 /**
  * The browser host as a real child process (`node --import tsx electron/host/cli.ts`), so a
  * test can `kill -9` it and start it again on the same port (IndexedDB is per origin, so the
- * port must not change). Node is spawned directly, not through the `tsx` wrapper, so the pid
- * is the host's own and SIGKILL leaves nothing behind. Its stdout and stderr are appended to
- * `logFile` (the key sweep reads it).
+ * port must not change: given explicitly, or the one the data folder remembers). Node is
+ * spawned directly, not through the `tsx` wrapper, so the pid is the host's own and SIGKILL
+ * leaves nothing behind. Its stdout and stderr are appended to `logFile` (the key sweep reads
+ * it). The first line it prints is its one-time launch URL.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
@@ -14,7 +15,8 @@ import { e2eOutDir } from './global-setup';
 const ROOT = resolve(import.meta.dirname, '../../..');
 
 export interface HostProcessOptions {
-  port: number;
+  /** Omitted: the port the data folder remembers (any free one the first time). */
+  port?: number;
   dataDir: string;
   serviceUrl: string;
   keychainService: string;
@@ -22,7 +24,12 @@ export interface HostProcessOptions {
 }
 
 export interface HostProcess {
+  /** The host's origin URL, `http://127.0.0.1:PORT/`. */
   readonly url: string;
+  /** The one-time launch URL it printed: open it (once) to get the session. */
+  readonly launchUrl: string;
+  /** Another one-time launch URL, asked for as staff do: Enter in the host's terminal. */
+  newLaunchUrl(): Promise<string>;
   readonly pid: number;
   /** Resolves when the process has exited (by any means). */
   readonly exited: Promise<void>;
@@ -51,8 +58,7 @@ export async function startHostProcess(options: HostProcessOptions): Promise<Hos
     '--import',
     'tsx',
     join(ROOT, 'electron/host/cli.ts'),
-    '--port',
-    String(options.port),
+    ...(options.port !== undefined ? ['--port', String(options.port)] : []),
     '--data-dir',
     options.dataDir,
     '--local-demo-url',
@@ -62,16 +68,18 @@ export async function startHostProcess(options: HostProcessOptions): Promise<Hos
     '--renderer-dir',
     join(e2eOutDir(), 'renderer'),
   ];
-  const child: ChildProcess = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, args, { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
   const log = createWriteStream(options.logFile, { flags: 'a' });
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   void exited.then(() => log.end());
-  const url = await new Promise<string>((done, fail) => {
-    let out = '';
+  let out = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    log.write(chunk);
+    out += chunk.toString();
+  });
+  const launchUrl = await new Promise<string>((done, fail) => {
     let err = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      log.write(chunk);
-      out += chunk.toString();
+    child.stdout?.on('data', () => {
       const line = out.split('\n')[0];
       if (out.includes('\n') && line) done(line.trim());
     });
@@ -84,7 +92,23 @@ export async function startHostProcess(options: HostProcessOptions): Promise<Hos
   if (!child.pid) throw new Error('the host has no pid');
   const pid = child.pid;
   return {
-    url,
+    url: `${new URL(launchUrl).origin}/`,
+    launchUrl,
+    newLaunchUrl() {
+      const printed = (): string[] => [...out.matchAll(/^Another one-time link: (\S+)$/gm)].map((m) => m[1] ?? '');
+      const before = printed().length;
+      return new Promise((done, fail) => {
+        const onData = (): void => {
+          const links = printed();
+          if (links.length <= before) return;
+          child.stdout?.off('data', onData);
+          done(links[before] ?? '');
+        };
+        child.stdout?.on('data', onData);
+        void exited.then(() => fail(new Error('the host exited before it printed another link')));
+        child.stdin?.write('\n');
+      });
+    },
     pid,
     exited,
     kill() {

@@ -83,13 +83,13 @@ describe('app core over the local service', () => {
     const id = saved.ok ? (saved.data as { id: string }).id : '';
     await core.router.handle('setKey', { profileId: id, key: 'k1' });
     expect((await core.router.handle('testKey', { profileId: id })).ok).toBe(true);
-    // A new address: the next call goes to the other service (which knows another key).
+    // A new address: the next call goes to the other service, without the old key (it was cleared).
     const other = await startService({ port: 0, keys: { k2: 'free' }, seedAnimals: 1 });
     try {
       await core.router.handle('saveProfile', { id, name: 'Shelter B', baseUrl: other.url, color: 'blue' });
       expect(await core.router.handle('listPets', { profileId: id, query: {} })).toMatchObject({
         ok: false,
-        error: { code: 'unauthorized' },
+        error: { code: 'no_key' },
       });
       await core.router.handle('setKey', { profileId: id, key: 'k2' });
       const listed = await core.router.handle('listPets', { profileId: id, query: {} });

@@ -58,7 +58,13 @@ afterAll(() => {
 
 function send(path: string, method: 'GET' | 'POST' = 'GET', doFetch: typeof fetch = fetch): Promise<HttpExchange> {
   return sendHttp(
-    { method, url: new URL(`${service.base}${path}`), bearerKey: KEY, ...(method === 'POST' ? { body: '{}' } : {}) },
+    {
+      method,
+      url: new URL(`${service.base}${path}`),
+      bearerKey: KEY,
+      keyOrigin: new URL(service.base).origin,
+      ...(method === 'POST' ? { body: '{}' } : {}),
+    },
     { fetch: doFetch, clock: new FakeClock() },
   );
 }

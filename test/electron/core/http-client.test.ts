@@ -5,13 +5,14 @@ import { createFakeFetch, type Script } from './fake-fetch';
 
 const KEY = 'secret-key-123';
 const BASE = 'https://api.example.org/v1/pets';
+const ORIGIN = 'https://api.example.org';
 
 function setup(script: Script, maxBodyBytes?: number) {
   const clock = new FakeClock();
   const fake = createFakeFetch(clock, script);
   const send = (url = BASE, signal?: AbortSignal) =>
     sendHttp(
-      { method: 'GET', url: new URL(url), bearerKey: KEY, ...(signal ? { signal } : {}) },
+      { method: 'GET', url: new URL(url), bearerKey: KEY, keyOrigin: ORIGIN, ...(signal ? { signal } : {}) },
       { fetch: fake.fetch, clock, ...(maxBodyBytes ? { maxBodyBytes } : {}) },
     );
   return { clock, fake, send };
@@ -22,6 +23,20 @@ function failureCode(exchange: HttpExchange): string | null {
 }
 
 describe('sendHttp', () => {
+  it('refuses, sending nothing, a request to an origin other than the key is bound to', async () => {
+    const { fake, send } = setup(() => ({ status: 200, body: [] }));
+    for (const url of [
+      'https://evil.example/v1/pets',
+      'http://api.example.org/v1/pets',
+      'https://api.example.org:8443/v1',
+    ]) {
+      const exchange = await send(url);
+      expect(failureCode(exchange), url).toBe('no_key');
+      expect(JSON.stringify(exchange)).not.toContain(KEY);
+    }
+    expect(fake.requests).toEqual([]);
+  });
+
   it('adds the bearer key, asks for JSON and never follows redirects on its own', async () => {
     const { fake, send } = setup(() => ({ status: 200, body: [] }));
     const exchange = await send();
@@ -54,7 +69,10 @@ describe('sendHttp', () => {
     const clock = new FakeClock();
     const neverEnding = async () =>
       new Response(new ReadableStream({ start: (controller) => controller.enqueue(new TextEncoder().encode('[')) }));
-    const pending = sendHttp({ method: 'GET', url: new URL(BASE), bearerKey: KEY }, { fetch: neverEnding, clock });
+    const pending = sendHttp(
+      { method: 'GET', url: new URL(BASE), bearerKey: KEY, keyOrigin: ORIGIN },
+      { fetch: neverEnding, clock },
+    );
     await clock.advance(30_000);
     expect(failureCode(await pending)).toBe('timeout');
   });
@@ -110,7 +128,7 @@ describe('sendHttp', () => {
         }),
       );
     const exchange = await sendHttp(
-      { method: 'GET', url: new URL(BASE), bearerKey: KEY },
+      { method: 'GET', url: new URL(BASE), bearerKey: KEY, keyOrigin: ORIGIN },
       { fetch: streamed, clock, maxBodyBytes: 1000 },
     );
     expect(exchange.kind === 'failure' && exchange.error).toMatchObject({ code: 'bad_response', status: 200 });

@@ -42,6 +42,7 @@ describe('ProfileStore built-ins', () => {
           color: 'red',
           kind: 'production',
           builtIn: true,
+          addressLocked: true,
         },
         { id: 'staging', name: 'Staging', baseUrl: null, color: 'amber', kind: 'staging', builtIn: true },
         {
@@ -129,6 +130,37 @@ describe('ProfileStore built-ins', () => {
     });
     const reopened = await open();
     expect(reopened.get('staging')).toMatchObject({ baseUrl: 'https://s.example.org/api/v1', color: 'purple' });
+  });
+
+  it('keeps an address the organisation set: read-only, and it wins over an earlier edit', async () => {
+    const first = await open({ builtIns: { settings: { ...SETTINGS, production: { baseUrl: null } } } });
+    const edited = await first.save({
+      id: 'production',
+      name: 'Production',
+      baseUrl: 'https://mine.example/v1',
+      color: 'red',
+    });
+    expect(edited).toMatchObject({ ok: true, data: { baseUrl: 'https://mine.example/v1' } });
+    expect(first.get('production')?.addressLocked).toBeUndefined();
+    const store = await open();
+    expect(store.get('production')).toMatchObject({
+      baseUrl: 'https://api.shelter.example.org/v1',
+      addressLocked: true,
+    });
+    const refused = await store.save({
+      id: 'production',
+      name: 'Production',
+      baseUrl: 'https://x.example/v1',
+      color: 'red',
+    });
+    expect(refused).toMatchObject({ ok: false, error: { message: expect.stringMatching(/set by your organisation/) } });
+    const recoloured = await store.save({
+      id: 'production',
+      name: 'Production',
+      baseUrl: 'https://api.shelter.example.org/v1',
+      color: 'blue',
+    });
+    expect(recoloured).toMatchObject({ ok: true, data: { color: 'blue', addressLocked: true } });
   });
 });
 

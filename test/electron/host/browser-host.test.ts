@@ -1,4 +1,4 @@
-import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { request as httpRequest } from 'node:http';
 import { existsSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,42 +7,16 @@ import { createEventBus, type EventBus } from '../../../electron/core/event-bus'
 import type { Router } from '../../../electron/core/router';
 import { CONTENT_SECURITY_POLICY, startBrowserHost, type BrowserHost } from '../../../electron/host';
 import { ok } from '../../../src/shared/result';
-
-interface Reply {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-/** A raw HTTP request, so tests can send any `Host` and `Origin` (fetch cannot). */
-function send(
-  host: BrowserHost,
-  path: string,
-  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
-): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      { host: '127.0.0.1', port: host.port, path, method: init.method ?? 'GET', headers: init.headers },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }),
-        );
-      },
-    );
-    req.on('error', reject);
-    req.end(init.body);
-  });
-}
+import { openSession, send } from './host-http';
 
 const own = (host: BrowserHost) => `127.0.0.1:${host.port}`;
+let session = '';
 const bridgeCall = (host: BrowserHost, channel: string, body: unknown, headers: Record<string, string> = {}) =>
   send(host, `/bridge/${channel}`, {
     method: 'POST',
     headers: {
       'Content-Type': 'application/json',
-      'X-Adoption-Token': host.token,
+      Cookie: session,
       Origin: `http://${own(host)}`,
       ...headers,
     },
@@ -56,38 +30,41 @@ function collectEvents(
   count: number,
 ): Promise<{ id: string; event: string; data: unknown }[]> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port: host.port, path: `/events?token=${host.token}` }, (res) => {
-      expect(res.headers['content-type']).toMatch(/^text\/event-stream/);
-      let buffer = '';
-      let live = false;
-      const messages: { id: string; event: string; data: unknown }[] = [];
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        buffer += chunk;
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          if (block.startsWith(': connected') && !live) {
-            live = true;
-            onLive();
-            continue;
+    const req = httpRequest(
+      { host: '127.0.0.1', port: host.port, path: '/events', headers: { Cookie: session } },
+      (res) => {
+        expect(res.headers['content-type']).toMatch(/^text\/event-stream/);
+        let buffer = '';
+        let live = false;
+        const messages: { id: string; event: string; data: unknown }[] = [];
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          buffer += chunk;
+          let end: number;
+          while ((end = buffer.indexOf('\n\n')) >= 0) {
+            const block = buffer.slice(0, end);
+            buffer = buffer.slice(end + 2);
+            if (block.startsWith(': connected') && !live) {
+              live = true;
+              onLive();
+              continue;
+            }
+            const fields = Object.fromEntries(
+              block
+                .split('\n')
+                .filter((l) => !l.startsWith(':'))
+                .map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)]),
+            );
+            if (fields.event)
+              messages.push({ id: fields.id ?? '', event: fields.event, data: JSON.parse(fields.data ?? 'null') });
+            if (messages.length === count) {
+              req.destroy();
+              resolve(messages);
+            }
           }
-          const fields = Object.fromEntries(
-            block
-              .split('\n')
-              .filter((l) => !l.startsWith(':'))
-              .map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)]),
-          );
-          if (fields.event)
-            messages.push({ id: fields.id ?? '', event: fields.event, data: JSON.parse(fields.data ?? 'null') });
-          if (messages.length === count) {
-            req.destroy();
-            resolve(messages);
-          }
-        }
-      });
-    });
+        });
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -118,6 +95,7 @@ describe('browser host', () => {
       },
     };
     host = await startBrowserHost({ router, events: bus, rendererDir, logError: () => {} });
+    session = await openSession(host);
   });
 
   afterEach(async () => {
@@ -125,9 +103,8 @@ describe('browser host', () => {
     rmSync(rendererDir, { recursive: true, force: true });
   });
 
-  it('listens on 127.0.0.1 with a 64-hex-digit per-launch token', () => {
+  it('listens on 127.0.0.1', () => {
     expect(host.url).toBe(`http://127.0.0.1:${host.port}/`);
-    expect(host.token).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it('answers a bridge call with the router result envelope', async () => {
@@ -138,7 +115,7 @@ describe('browser host', () => {
     expect(calls).toEqual([['hasKey', { profileId: 'local' }]]);
   });
 
-  it('refuses a bridge call without the token', async () => {
+  it('refuses a bridge call without the session', async () => {
     const reply = await send(host, '/bridge/hasKey', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
@@ -148,14 +125,7 @@ describe('browser host', () => {
     expect(calls).toEqual([]);
   });
 
-  it('refuses a bridge call with a wrong token (same length and other length)', async () => {
-    for (const wrong of ['0'.repeat(64), host.token.slice(0, 10), `${host.token}0`]) {
-      expect((await bridgeCall(host, 'hasKey', {}, { 'X-Adoption-Token': wrong })).status).toBe(403);
-    }
-    expect(calls).toEqual([]);
-  });
-
-  it('refuses a bridge call with a foreign Origin, even with the token', async () => {
+  it('refuses a bridge call with a foreign Origin, even with the session', async () => {
     for (const origin of ['http://evil.example', `http://${own(host)}.evil.example`, `https://${own(host)}`, 'null']) {
       expect((await bridgeCall(host, 'hasKey', {}, { Origin: origin })).status).toBe(403);
     }
@@ -165,9 +135,8 @@ describe('browser host', () => {
   it('refuses any request with a foreign Host (DNS rebinding), even the page itself', async () => {
     for (const hostHeader of ['evil.example', `evil.example:${host.port}`, '127.0.0.1:1']) {
       expect((await bridgeCall(host, 'hasKey', {}, { Host: hostHeader })).status).toBe(403);
-      const page = await send(host, '/', { headers: { Host: hostHeader } });
+      const page = await send(host, '/', { headers: { Host: hostHeader, Cookie: session } });
       expect(page.status).toBe(403);
-      expect(page.body).not.toContain(host.token);
     }
     expect(calls).toEqual([]);
   });
@@ -182,13 +151,13 @@ describe('browser host', () => {
     expect(reply.status).toBe(200);
   });
 
-  it('refuses the event stream without or with a wrong token', async () => {
+  it('refuses the event stream without the session', async () => {
     expect((await send(host, '/events')).status).toBe(403);
-    expect((await send(host, `/events?token=${'f'.repeat(64)}`)).status).toBe(403);
+    expect((await send(host, '/events', { headers: { Cookie: `${session}0` } })).status).toBe(403);
   });
 
   it('answers bad JSON with an invalid_request envelope, a huge body with 413, a wrong type with 415', async () => {
-    const headers = { 'Content-Type': 'application/json', 'X-Adoption-Token': host.token };
+    const headers = { 'Content-Type': 'application/json', Cookie: session };
     const bad = await send(host, '/bridge/hasKey', { method: 'POST', headers, body: '{nope' });
     expect(bad.status).toBe(200);
     expect(JSON.parse(bad.body)).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
@@ -208,13 +177,14 @@ describe('browser host', () => {
   });
 
   it('answers 404 for unknown paths and 405 for a GET on the bridge', async () => {
-    expect((await send(host, '/nothing-here.js')).status).toBe(404);
-    expect((await send(host, '/bridge/x/y', { method: 'POST' })).status).toBe(404);
-    expect((await send(host, '/bridge/hasKey')).status).toBe(405);
+    const headers = { Cookie: session };
+    expect((await send(host, '/nothing-here.js', { headers })).status).toBe(404);
+    expect((await send(host, '/bridge/x/y', { method: 'POST', headers })).status).toBe(404);
+    expect((await send(host, '/bridge/hasKey', { headers })).status).toBe(405);
   });
 
   it('answers a missing favicon with 204 rather than 404 (browsers ask for it on their own)', async () => {
-    expect((await send(host, '/favicon.ico')).status).toBe(204);
+    expect((await send(host, '/favicon.ico', { headers: { Cookie: session } })).status).toBe(204);
   });
 
   it('never serves files outside the renderer folder', async () => {
@@ -224,14 +194,14 @@ describe('browser host', () => {
       '/assets/..%2f..%2fadoption-outside.txt',
       '/%00',
     ]) {
-      const reply = await send(host, path);
+      const reply = await send(host, path, { headers: { Cookie: session } });
       expect(reply.status, path).toBe(404);
       expect(reply.body).not.toContain('secret');
     }
   });
 
-  it('serves index.html with the token meta, the CSP and no-store', async () => {
-    const reply = await send(host, '/');
+  it('serves index.html as built (no token in it), with the CSP and no-store', async () => {
+    const reply = await send(host, '/', { headers: { Cookie: session } });
     expect(reply.status).toBe(200);
     expect(reply.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(reply.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
@@ -239,12 +209,15 @@ describe('browser host', () => {
     expect(reply.headers['x-content-type-options']).toBe('nosniff');
     expect(reply.headers['referrer-policy']).toBe('no-referrer');
     expect(reply.headers['cache-control']).toBe('no-store');
-    expect(reply.body).toContain(`<meta name="adoption-host-token" content="${host.token}" />`);
+    expect(reply.body).toBe('<!doctype html><html><head><title>t</title></head><body></body></html>');
   });
 
   it('serves assets with their content types', async () => {
-    expect((await send(host, '/assets/app.js')).headers['content-type']).toBe('text/javascript; charset=utf-8');
-    expect((await send(host, '/assets/app.css')).headers['content-type']).toBe('text/css; charset=utf-8');
+    const headers = { Cookie: session };
+    expect((await send(host, '/assets/app.js', { headers })).headers['content-type']).toBe(
+      'text/javascript; charset=utf-8',
+    );
+    expect((await send(host, '/assets/app.css', { headers })).headers['content-type']).toBe('text/css; charset=utf-8');
   });
 
   it('streams events in emit order with increasing ids', async () => {
@@ -268,16 +241,17 @@ describe('browser host over the built renderer', () => {
   const present = existsSync(built);
   if (!present) console.log(`Skipping the built-renderer check: ${built} is missing (run npx electron-vite build).`);
 
-  it.skipIf(!present)('serves out/renderer/index.html with the CSP header and the token', async () => {
+  it.skipIf(!present)('serves out/renderer/index.html with the CSP header to a session', async () => {
     const host = await startBrowserHost({ router: { handle: async () => ok(null) }, events: createEventBus() });
     try {
-      const reply = await send(host, '/');
+      const headers = { Cookie: await openSession(host) };
+      const reply = await send(host, '/', { headers });
       expect(reply.status).toBe(200);
       expect(reply.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
-      expect(reply.body).toContain(`content="${host.token}"`);
+      expect(reply.body).not.toContain('adoption-host-token');
       const script = /<script[^>]+src="([^"]+)"/.exec(reply.body)?.[1];
       expect(script, 'the built page loads a module script').toBeDefined();
-      const asset = await send(host, new URL(script ?? '', host.url).pathname);
+      const asset = await send(host, new URL(script ?? '', host.url).pathname, { headers });
       expect(asset.status).toBe(200);
       expect(asset.headers['content-type']).toBe('text/javascript; charset=utf-8');
     } finally {

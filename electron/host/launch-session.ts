@@ -1,0 +1,84 @@
+/**
+ * Who may use the browser host: whoever opened one of its one-time launch URLs (as Jupyter
+ * does). The host prints `http://127.0.0.1:PORT/?launch=<secret>`; the first load trades the
+ * secret for a session cookie (`HttpOnly; SameSite=Strict`, host-only, named after the
+ * port), and only that session may load the app, call the bridge or open the event stream.
+ * Nothing a local process can fetch without the secret carries a token. Secrets and
+ * session ids are 32 random bytes; only their SHA-256 is kept, so lookups leak no timing
+ * about the real values.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { LAUNCH_PARAM, sessionCookieName } from '../../src/shared/host-protocol';
+
+const digest = (value: string): string => createHash('sha256').update(value).digest('hex');
+const randomToken = (): string => randomBytes(32).toString('base64url');
+
+/** The value of cookie `name` in a `Cookie` header, or null. */
+export function readCookie(header: string | undefined, name: string): string | null {
+  if (!header) return null;
+  for (const part of header.split(';')) {
+    const at = part.indexOf('=');
+    if (at > 0 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim();
+  }
+  return null;
+}
+
+export class LaunchSessions {
+  readonly cookieName: string;
+  readonly #unusedSecrets = new Set<string>();
+  readonly #sessions = new Set<string>();
+
+  constructor(port: number) {
+    this.cookieName = sessionCookieName(port);
+  }
+
+  /** A fresh one-time launch URL on `origin` (e.g. `http://127.0.0.1:4321`). */
+  createLaunchUrl(origin: string): string {
+    const secret = randomToken();
+    this.#unusedSecrets.add(digest(secret));
+    return `${origin}/?${LAUNCH_PARAM}=${secret}`;
+  }
+
+  /** Uses up `secret`: the new session id, or null when it is unknown or was used. */
+  redeem(secret: string): string | null {
+    const hashed = digest(secret);
+    if (!this.#unusedSecrets.delete(hashed)) return null;
+    const session = randomToken();
+    this.#sessions.add(digest(session));
+    return session;
+  }
+
+  /** Whether the request carries one of this host's sessions. */
+  hasSession(request: IncomingMessage): boolean {
+    const value = readCookie(request.headers.cookie, this.cookieName);
+    return value !== null && this.#sessions.has(digest(value));
+  }
+
+  /**
+   * The `Set-Cookie` value of a session: no `Domain` (host-only), no `Max-Age` (gone with the
+   * browser session), no `Secure` (plain http on loopback). Cookies are per host, not per port
+   * (RFC 6265 §8.5): the port in the name keeps several hosts apart, and the Host/Origin checks
+   * refuse it anywhere else.
+   */
+  cookieFor(session: string): string {
+    return `${this.cookieName}=${session}; HttpOnly; SameSite=Strict; Path=/`;
+  }
+}
+
+/** The page a browser gets without a session: how to open the app. No script, no style. */
+export function howToOpenPage(): string {
+  return `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>Adoption Desk: open it from its link</title></head>
+<body>
+<h1>Open Adoption Desk from its own link</h1>
+<p>This address only works with the one-time link that Adoption Desk printed when it started
+(it looks like <code>http://127.0.0.1:PORT/?${LAUNCH_PARAM}=…</code>). Each link opens the app once, in one browser,
+and this one is missing or was already used.</p>
+<p>To get a new link: press Enter in the terminal where Adoption Desk is running, or stop it (Ctrl+C) and start it
+again with <code>npm run host</code> (or <code>npm run demo</code>), then open the link it prints.</p>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,133 @@
+/**
+ * The browser host is locked to whoever holds its one-time launch URL (issue 12, finding 2):
+ * `GET /` without the launch secret, or with a used one, is refused with a page that says
+ * how to open the app; the first load trades the secret for an HttpOnly, SameSite=Strict
+ * session cookie; the bridge and the event stream accept only that session. No page, header
+ * or answer carries a token another local process could read.
+ */
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createEventBus } from '../../../electron/core/event-bus';
+import type { Router } from '../../../electron/core/router';
+import { startBrowserHost, type BrowserHost } from '../../../electron/host';
+import { ok } from '../../../src/shared/result';
+import { openSession, pathOf, send } from './host-http';
+
+describe('browser host launch and session', () => {
+  let rendererDir: string;
+  let calls: string[];
+  let host: BrowserHost;
+  const own = () => `127.0.0.1:${host.port}`;
+  const bridge = (cookie: string | null, headers: Record<string, string> = {}) =>
+    send(host, '/bridge/hasKey', {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        Origin: `http://${own()}`,
+        ...(cookie ? { Cookie: cookie } : {}),
+        ...headers,
+      },
+      body: '{"profileId":"local"}',
+    });
+
+  beforeEach(async () => {
+    rendererDir = mkdtempSync(join(tmpdir(), 'adoption-renderer-'));
+    mkdirSync(join(rendererDir, 'assets'));
+    writeFileSync(
+      join(rendererDir, 'index.html'),
+      '<!doctype html><html><head><title>t</title></head><body></body></html>',
+    );
+    writeFileSync(join(rendererDir, 'assets', 'app.js'), 'console.log(1)');
+    calls = [];
+    const router: Router = {
+      async handle(channel) {
+        calls.push(channel);
+        return ok({ echoed: channel });
+      },
+    };
+    host = await startBrowserHost({ router, events: createEventBus(), rendererDir, logError: () => {} });
+  });
+
+  afterEach(async () => {
+    await host.stop();
+    rmSync(rendererDir, { recursive: true, force: true });
+  });
+
+  it('mints one-time launch URLs on its own origin, each with a fresh secret', () => {
+    const first = new URL(host.createLaunchUrl());
+    const second = new URL(host.createLaunchUrl());
+    expect(first.origin).toBe(new URL(host.url).origin);
+    expect(host.url).toBe(`http://127.0.0.1:${host.port}/`);
+    expect(first.searchParams.get('launch')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(first.searchParams.get('launch')).not.toBe(second.searchParams.get('launch'));
+  });
+
+  it('refuses GET / without the launch secret with a page that says how to open the app', async () => {
+    for (const path of ['/', '/index.html', '/assets/app.js', '/?launch=', `/?launch=${'A'.repeat(43)}`]) {
+      const reply = await send(host, path);
+      expect(reply.status, path).toBe(403);
+      expect(reply.headers['set-cookie'], path).toBeUndefined();
+      if (path.startsWith('/?') || path === '/') {
+        expect(reply.headers['content-type']).toBe('text/html; charset=utf-8');
+        expect(reply.body).toMatch(/npm run host/);
+        expect(reply.body).toMatch(/one-time/);
+      }
+    }
+  });
+
+  it('trades the secret once for an HttpOnly SameSite=Strict session cookie and a clean URL', async () => {
+    const launch = host.createLaunchUrl();
+    const first = await send(host, pathOf(launch));
+    expect(first.status).toBe(303);
+    expect(first.headers.location).toBe('/');
+    const cookie = first.headers['set-cookie']?.[0] ?? '';
+    expect(cookie).toMatch(new RegExp(`^adoption-desk-session-${host.port}=[A-Za-z0-9_-]{43}; `));
+    expect(cookie).toMatch(/; HttpOnly/);
+    expect(cookie).toMatch(/; SameSite=Strict/);
+    expect(cookie).toMatch(/; Path=\//);
+    expect(cookie).not.toMatch(/Domain=/i);
+    const again = await send(host, pathOf(launch));
+    expect(again.status).toBe(403);
+    expect(again.headers['set-cookie']).toBeUndefined();
+    const session = cookie.split(';')[0] ?? '';
+    const page = await send(host, '/', { headers: { Cookie: session } });
+    expect(page.status).toBe(200);
+    expect(page.body).not.toContain('adoption-host-token');
+    expect(page.body).not.toContain(session.split('=')[1]);
+    expect((await send(host, '/assets/app.js', { headers: { Cookie: session } })).status).toBe(200);
+  });
+
+  it('serves the bridge and the event stream to the session only', async () => {
+    const session = await openSession(host);
+    expect((await bridge(null)).status).toBe(403);
+    expect((await bridge(`adoption-desk-session-${host.port}=${'x'.repeat(43)}`)).status).toBe(403);
+    expect((await bridge(session.replace(`-${host.port}=`, '-1='))).status).toBe(403);
+    expect((await bridge(null, { 'X-Adoption-Token': 'anything' })).status).toBe(403);
+    expect(calls).toEqual([]);
+    const answered = await bridge(`theme=dark; ${session}`);
+    expect(answered.status).toBe(200);
+    expect(JSON.parse(answered.body)).toEqual({ ok: true, data: { echoed: 'hasKey' } });
+    expect((await send(host, '/events')).status).toBe(403);
+    expect((await send(host, '/events?token=x')).status).toBe(403);
+  });
+
+  it('still refuses a session call with a foreign Origin or Host', async () => {
+    const session = await openSession(host);
+    expect((await bridge(session, { Origin: 'http://evil.example' })).status).toBe(403);
+    expect((await bridge(session, { Host: 'evil.example' })).status).toBe(403);
+    const page = await send(host, pathOf(host.createLaunchUrl()), { headers: { Host: `evil.example:${host.port}` } });
+    expect(page.status).toBe(403);
+    expect(calls).toEqual([]);
+  });
+
+  it('redirects a used link to the app for the browser that holds the session', async () => {
+    const launch = host.createLaunchUrl();
+    const first = await send(host, pathOf(launch));
+    const session = first.headers['set-cookie']?.[0]?.split(';')[0] ?? '';
+    const reopened = await send(host, pathOf(launch), { headers: { Cookie: session } });
+    expect(reopened.status).toBe(303);
+    expect(reopened.headers['set-cookie']).toBeUndefined();
+  });
+});
