@@ -32,7 +32,7 @@ test('moving the Local demo address to another server asks first, removes the ke
     await expectListLoaded(page);
     await page.getByRole('link', { name: 'Keys and profiles' }).click();
     await expect(page.getByTestId('key-state')).toHaveText('Key saved');
-    await page.getByLabel('Service address').fill(listenerUrl);
+    await page.getByRole('form', { name: 'Edit profile Local demo' }).getByLabel('Service address').fill(listenerUrl);
     await page.getByRole('button', { name: 'Save profile' }).click();
     const question = page.getByRole('alertdialog', { name: 'Change the address to another server?' });
     await expect(question).toContainText(new URL(listenerUrl).origin);
@@ -69,7 +69,7 @@ test.describe('an address the organisation set', () => {
     const { page } = app;
     await page.getByLabel('Profile').selectOption('production');
     await page.getByRole('link', { name: 'Keys and profiles' }).click();
-    const address = page.getByLabel('Service address');
+    const address = page.getByRole('form', { name: 'Edit profile Production' }).getByLabel('Service address');
     await expect(address).toHaveValue(PRODUCTION);
     await expect(address).toHaveAttribute('readonly', '');
     await expect(page.getByText('Set by your organisation.')).toBeVisible();

@@ -173,7 +173,10 @@ test('a service that echoes the key gets no part of it onto the orders view, an 
   await new Promise<void>((done) => echo.listen(0, '127.0.0.1', done));
   try {
     await page.getByRole('link', { name: 'Keys and profiles' }).click();
-    await page.getByLabel('Service address').fill(`http://127.0.0.1:${(echo.address() as AddressInfo).port}/v1`);
+    await page
+      .getByRole('form', { name: 'Edit profile Local demo' })
+      .getByLabel('Service address')
+      .fill(`http://127.0.0.1:${(echo.address() as AddressInfo).port}/v1`);
     await page.getByRole('button', { name: 'Save profile' }).click();
     await page.getByRole('button', { name: 'Change address and remove the key' }).click();
     await page.getByPlaceholder('Paste the key').fill(key);
