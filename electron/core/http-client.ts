@@ -75,8 +75,9 @@ export async function sendHttp(request: HttpRequest, options: HttpOptions): Prom
   const total = clock.setTimeout(() => abort('timeout'), options.totalTimeoutMs ?? TOTAL_TIMEOUT_MS);
   const headersTimer = clock.setTimeout(() => abort('timeout'), options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS);
   let received: Response | null = null;
+  const hops = { answered: 0 };
   try {
-    received = await fetchFollowingSameOrigin(request, options.fetch, controller.signal);
+    received = await fetchFollowingSameOrigin(request, options.fetch, controller.signal, hops);
     clock.clearTimeout(headersTimer);
     if (received.status >= 300 && received.status < 400) {
       // a redirect left unfollowed: it pointed to another origin
@@ -91,7 +92,10 @@ export async function sendHttp(request: HttpRequest, options: HttpOptions): Prom
     if (error instanceof OpaqueRedirect) return failure('bad_response', MESSAGES.redirect, null);
     if (cause === 'timeout') return failure('timeout', MESSAGES.timeout, received);
     if (cause === 'cancelled') return failure('cancelled', MESSAGES.cancelled, received);
-    return failure('offline', MESSAGES.offline, received);
+    const offline = failure('offline', MESSAGES.offline, received);
+    // Only a failure of the first hop proves that the service saw nothing of this request.
+    if (hops.answered === 0 && neverConnected(error)) offline.error.notSent = true;
+    return offline;
   } finally {
     clock.clearTimeout(headersTimer);
     clock.clearTimeout(total);
@@ -99,7 +103,7 @@ export async function sendHttp(request: HttpRequest, options: HttpOptions): Prom
   }
 }
 
-function failure(code: string, message: string, response: Response | null): HttpExchange {
+function failure(code: string, message: string, response: Response | null): Extract<HttpExchange, { kind: 'failure' }> {
   return {
     kind: 'failure',
     error: { code, message, ...(response ? { status: response.status } : {}) },
@@ -112,6 +116,29 @@ class TooManyRedirects extends Error {}
 class OpaqueRedirect extends Error {}
 
 /**
+ * Socket errors of Node's fetch (the core's fetch in the app and the host) raised before any
+ * byte was sent: undici rejects with `TypeError('fetch failed')` whose `cause.code` is one of these.
+ */
+const NOT_CONNECTED_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+/** Whether a rejected fetch proves no connection was made (so the request cannot have been acted on). */
+export function neverConnected(error: unknown): boolean {
+  for (let link: unknown = error, depth = 0; link instanceof Error && depth < 4; depth += 1) {
+    const code = (link as NodeJS.ErrnoException).code;
+    if (typeof code === 'string' && NOT_CONNECTED_CODES.has(code)) return true;
+    link = link.cause;
+  }
+  return false;
+}
+
+/**
  * Fetches with `redirect: 'manual'`. A redirect within the same origin is followed (at most
  * 3, the key added again); one to another origin is returned as is, and never followed.
  * The same under any `fetch`: Node's gives the 3xx with its Location; a browser-style one
@@ -119,7 +146,12 @@ class OpaqueRedirect extends Error {}
  * which is refused like a redirect elsewhere, as nothing says where it points.
  * `cache: 'no-store'`: rate-limit headers and `Date` must be the service's, never a cache's.
  */
-async function fetchFollowingSameOrigin(request: HttpRequest, doFetch: typeof fetch, signal: AbortSignal) {
+async function fetchFollowingSameOrigin(
+  request: HttpRequest,
+  doFetch: typeof fetch,
+  signal: AbortSignal,
+  hops: { answered: number },
+) {
   const origin = request.url.origin;
   let url = request.url;
   let method = request.method;
@@ -142,6 +174,7 @@ async function fetchFollowingSameOrigin(request: HttpRequest, doFetch: typeof fe
     };
     const response = await doFetch(url, init);
     if (response.type === 'opaqueredirect') throw new OpaqueRedirect();
+    hops.answered += 1;
     const location = response.headers.get('Location');
     const isRedirect = [301, 302, 303, 307, 308].includes(response.status) && location !== null;
     if (!isRedirect) return response;

@@ -34,6 +34,12 @@ export const AppError = z.object({
   status: z.number().int().optional(),
   /** The service's own `code` when its Error body had one. */
   serviceCode: z.string().optional(),
+  /**
+   * Present (true) only when the failure proves the request never reached the service: no
+   * connection was made (refused, no such host, no network). Any other failure of a request
+   * that was sent may have been acted on.
+   */
+  notSent: z.literal(true).optional(),
 });
 export type AppError = z.infer<typeof AppError>;
 

@@ -53,6 +53,41 @@ describe('sendHttp', () => {
     expect(exchange.kind === 'failure' && exchange.error.message).toMatch(/could not be reached/);
   });
 
+  it('says the request was never sent only when no connection was made', async () => {
+    const clock = new FakeClock();
+    const rejecting = (error: Error) => async () => Promise.reject(error);
+    const send = (error: Error) =>
+      sendHttp({ method: 'POST', url: new URL(BASE), bearerKey: KEY, body: '{}' }, { fetch: rejecting(error), clock });
+    const socket = (code: string, message = code) =>
+      new TypeError('fetch failed', { cause: Object.assign(new Error(message), { code }) });
+    // As Node's fetch (undici) reports a refused connection and an unknown host.
+    for (const error of [socket('ECONNREFUSED'), socket('ENOTFOUND')]) {
+      expect(await send(error)).toMatchObject({ kind: 'failure', error: { code: 'offline', notSent: true } });
+    }
+    // A dropped or reset connection may have carried the request: the outcome is unknown.
+    for (const error of [socket('UND_ERR_SOCKET', 'other side closed'), socket('ECONNRESET'), new Error('boom')]) {
+      const exchange = await send(error);
+      expect(exchange).toMatchObject({ kind: 'failure', error: { code: 'offline' } });
+      expect(exchange.kind === 'failure' && 'notSent' in exchange.error).toBe(false);
+    }
+  });
+
+  it('does not call a refused redirect target "never sent": the first hop reached the service', async () => {
+    const clock = new FakeClock();
+    let calls = 0;
+    const fetchOnce: typeof fetch = async () => {
+      calls += 1;
+      if (calls === 1) return new Response(null, { status: 307, headers: { Location: '/v1/elsewhere' } });
+      throw new TypeError('fetch failed', { cause: Object.assign(new Error('refused'), { code: 'ECONNREFUSED' }) });
+    };
+    const exchange = await sendHttp(
+      { method: 'POST', url: new URL(BASE), bearerKey: KEY, body: '{}' },
+      { fetch: fetchOnce, clock },
+    );
+    expect(exchange).toMatchObject({ kind: 'failure', error: { code: 'offline' } });
+    expect(exchange.kind === 'failure' && exchange.error.notSent).toBeUndefined();
+  });
+
   it('times out when the response headers do not come within 15 s', async () => {
     const { clock, send } = setup(() => 'hang');
     const pending = send();
