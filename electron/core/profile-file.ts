@@ -7,6 +7,9 @@
  * History:
  * - v0 (early releases): a bare JSON array of `{ name, url }`, no id, no colour.
  * - v1: `{ version: 1, custom: [{ id, name, baseUrl, color }], builtIns: { <id>: { baseUrl?, color? } } }`.
+ *   Later v1 files add `removedIds`: the ids of removed profiles, never given to another
+ *   profile (a database or keychain entry left under an old id must never become a new
+ *   profile's). Optional, so files without it still read as v1.
  */
 import { z } from 'zod';
 import { BaseUrl, Profile, ProfileColor, ProfileId } from '../../src/shared/profile';
@@ -31,12 +34,15 @@ export interface ProfileFile {
   version: typeof CURRENT_PROFILE_FILE_VERSION;
   custom: StoredProfile[];
   builtIns: Partial<Record<BuiltInId, BuiltInEdit>>;
+  /** Ids of removed profiles: never reused. */
+  removedIds: string[];
 }
 
 export const emptyProfileFile = (): ProfileFile => ({
   version: CURRENT_PROFILE_FILE_VERSION,
   custom: [],
   builtIns: {},
+  removedIds: [],
 });
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -99,6 +105,8 @@ function validateCurrent(data: Record<string, unknown>): { file: ProfileFile; dr
       file.custom.push(parsed.data);
     }
   });
+  const rawRemoved: unknown[] = Array.isArray(data.removedIds) ? data.removedIds : [];
+  file.removedIds = rawRemoved.filter((id): id is string => ProfileId.safeParse(id).success);
   for (const [id, edit] of Object.entries(rawBuiltIns)) {
     if (!isBuiltInId(id)) continue;
     const parsed = BuiltInEdit.safeParse(edit);
@@ -129,5 +137,7 @@ export function decodeProfileFile(text: string): DecodedProfileFile {
 }
 
 export function encodeProfileFile(file: ProfileFile): string {
-  return `${JSON.stringify(file, null, 2)}\n`;
+  // `removedIds` is written once there is one, so files of staff who never removed one stay as they were.
+  const { removedIds, ...rest } = file;
+  return `${JSON.stringify(removedIds.length ? file : rest, null, 2)}\n`;
 }

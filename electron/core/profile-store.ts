@@ -107,7 +107,8 @@ export class ProfileStore {
         next.custom[index] = { id, name, baseUrl, color };
         savedId = id;
       } else {
-        savedId = makeProfileId(name, new Set(this.#profiles().map((p) => p.id)));
+        const taken = [...this.#profiles().map((p) => p.id), ...this.#file.removedIds];
+        savedId = makeProfileId(name, new Set(taken));
         next.custom.push({ id: savedId, name, baseUrl, color });
       }
       const written = await this.#commit(next, 'saved');
@@ -117,14 +118,18 @@ export class ProfileStore {
     });
   }
 
-  /** Removes one of the staff's own profiles; the built-ins cannot be removed. */
+  /** Removes one of the staff's own profiles (its id is never given out again); the built-ins cannot be removed. */
   remove(id: string): Promise<Result<{ removed: true }>> {
     return this.#exclusive(async () => {
       if (isBuiltInId(id)) return err('invalid_request', 'The built-in profiles cannot be removed.');
       if (!this.#file.custom.some((p) => p.id === id)) {
         return err('not_found', 'The profile was not removed: there is no profile with this id.');
       }
-      const next: ProfileFile = { ...this.#file, custom: this.#file.custom.filter((p) => p.id !== id) };
+      const next: ProfileFile = {
+        ...this.#file,
+        custom: this.#file.custom.filter((p) => p.id !== id),
+        removedIds: [...this.#file.removedIds, id],
+      };
       const written = await this.#commit(next, 'removed');
       return written.ok ? ok({ removed: true as const }) : written;
     });

@@ -228,6 +228,33 @@ describe('ProfileStore saving and removing', () => {
     expect(ids(await open())).toEqual(['production', 'staging', 'local']);
   });
 
+  it('never gives a removed profile’s id to another profile, across restarts', async () => {
+    const store = await open();
+    await store.save({ name: 'Field Team', baseUrl: 'https://field.example.org/v1', color: 'blue' });
+    expect(await store.remove('field-team')).toMatchObject({ ok: true });
+    const again = await store.save({ name: 'Field Team', baseUrl: 'https://other.example.org/v1', color: 'blue' });
+    expect(again).toMatchObject({ ok: true, data: { id: 'field-team-2', name: 'Field Team' } });
+    expect(await store.remove('field-team-2')).toMatchObject({ ok: true });
+    const reopened = await open();
+    const third = await reopened.save({ name: 'Field Team', baseUrl: 'https://field.example.org/v1', color: 'blue' });
+    expect(third).toMatchObject({ ok: true, data: { id: 'field-team-3' } });
+    expect(await readJson(file)).toMatchObject({ version: 1, removedIds: ['field-team', 'field-team-2'] });
+  });
+
+  it('reads a v1 file without removed ids, and drops invalid ones', async () => {
+    await writeFile(file, JSON.stringify({ version: 1, custom: [], builtIns: {}, removedIds: ['old', 42, 'Bad Id'] }));
+    const store = await open();
+    expect(store.list().notice).toBeNull();
+    expect(await store.save({ name: 'Old', baseUrl: 'https://o.example.org/v1', color: 'blue' })).toMatchObject({
+      ok: true,
+      data: { id: 'old-2' },
+    });
+    await writeFile(file, JSON.stringify({ version: 1, custom: [], builtIns: {} }));
+    expect(
+      await (await open()).save({ name: 'Old', baseUrl: 'https://o.example.org/v1', color: 'blue' }),
+    ).toMatchObject({ ok: true, data: { id: 'old' } });
+  });
+
   it('notifies listeners after each change until they unsubscribe', async () => {
     const store = await open();
     const seen: ProfileList[] = [];
