@@ -10,6 +10,11 @@
  *   first saw them, which reconciliation uses to tell a just-created animal from an old one.
  * - version 3: animals get an index on `animal.name`, so "Saved on this device" reads its
  *   first screen (the first names) without reading every saved animal. No data changes.
+ * - version 4: outbox rows may be `check_needed` (staff decide whether an animal on the
+ *   service is this entry) and get `failures` (failed tries in a row, for the backoff),
+ *   `doubtSince` (replacing the `unknownOutcome` flag: when a send first may have reached the
+ *   service unanswered), `check` (what staff are asked about) and `notOurs` (service ids staff
+ *   said are not this entry). Indexes unchanged.
  */
 import Dexie, { type Table } from 'dexie';
 import type { Animal, NewPet, PetStatus } from '../shared/animal';
@@ -32,8 +37,18 @@ export interface CachedQuery {
   fetchedAt: number;
 }
 
-export const OUTBOX_STATES = ['queued', 'sending', 'sent', 'needs_attention'] as const;
+export const OUTBOX_STATES = ['queued', 'sending', 'sent', 'needs_attention', 'check_needed'] as const;
 export type OutboxState = (typeof OUTBOX_STATES)[number];
+
+/** What staff are asked about an entry in `check_needed` (see src/data/reconcile.ts). */
+export interface OutboxCheck {
+  /** Animals on the service that match the entry and may be someone else's, newest id first. */
+  candidates: Animal[];
+  /** False when a list came back full, so a match may hide beyond what the service returned. */
+  complete: boolean;
+  /** When the service was looked at (local epoch ms). */
+  at: number;
+}
 
 export interface OutboxEntry {
   localId: string;
@@ -46,8 +61,14 @@ export interface OutboxEntry {
   lastError: AppError | null;
   serverId: string | null;
   nextAttemptAt: number | null;
-  /** True when a send may have reached the service without an answer. */
-  unknownOutcome: boolean;
+  /** Failed tries (sends or checks) in a row; the wait before the next one grows with it. */
+  failures: number;
+  /** When a send first may have reached the service without an answer; null while the outcome is known. */
+  doubtSince: number | null;
+  /** While `check_needed`: what the app found on the service. */
+  check: OutboxCheck | null;
+  /** Ids of service animals staff said are not this entry ("send mine"). */
+  notOurs: string[];
 }
 
 /** An outbox entry as stored: with its position in creation order. */
@@ -70,7 +91,7 @@ export interface MetaRow {
 }
 
 export const DB_NAME_PREFIX = 'adoption-desk.';
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 /** The stores of version 1, kept so the upgrade path from it stays testable. */
 export const SCHEMA_V1 = {
@@ -93,6 +114,19 @@ export const SCHEMA_V3 = {
   ...SCHEMA_V2,
   animals: 'id, animal.name',
 } as const;
+
+/** Version 4 changes outbox rows only (see `upgradeOutboxToV4`). */
+export const SCHEMA_V4 = SCHEMA_V3;
+
+/** Fills the version-4 fields of an outbox row of version 3 (in place). */
+export function upgradeOutboxToV4(row: Record<string, unknown>): void {
+  const inDoubt = row.unknownOutcome === true || row.state === 'sending';
+  row.failures ??= 0;
+  row.doubtSince ??= inDoubt ? (row.updatedAt ?? null) : null;
+  row.check ??= null;
+  row.notOurs ??= [];
+  delete row.unknownOutcome;
+}
 
 export class ProfileDb extends Dexie {
   animals!: Table<CachedAnimal, string>;
@@ -131,6 +165,9 @@ export class ProfileDb extends Dexie {
           });
       });
     this.version(3).stores(SCHEMA_V3);
+    this.version(4)
+      .stores(SCHEMA_V4)
+      .upgrade((tx) => tx.table('outbox').toCollection().modify(upgradeOutboxToV4));
   }
 }
 

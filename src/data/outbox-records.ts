@@ -1,6 +1,6 @@
 /** The outbox's stored-row schema, its errors, and small conversions shared by its readers. */
 import { z } from 'zod';
-import { Int64, NewPet } from '../shared/animal';
+import { Animal, Int64, NewPet } from '../shared/animal';
 import { AppError } from '../shared/result';
 import { OUTBOX_STATES, type OutboxEntry, type OutboxRow, type QuarantinedRow } from './db';
 
@@ -15,7 +15,10 @@ export const OutboxRowSchema = z.object({
   lastError: AppError.nullable(),
   serverId: Int64.nullable(),
   nextAttemptAt: z.number().nullable(),
-  unknownOutcome: z.boolean(),
+  failures: z.number().int().nonnegative(),
+  doubtSince: z.number().nullable(),
+  check: z.object({ candidates: z.array(Animal), complete: z.boolean(), at: z.number() }).nullable(),
+  notOurs: z.array(Int64),
   seq: z.number().int(),
 });
 

@@ -6,7 +6,7 @@
 import type { Animal, NewPet } from '../shared/animal';
 import type { AppError } from '../shared/result';
 import { AnimalCache } from './animal-cache';
-import type { OutboxEntry, OutboxRow, ProfileDb, QuarantinedRow } from './db';
+import type { OutboxCheck, OutboxEntry, OutboxRow, ProfileDb, QuarantinedRow } from './db';
 import { OutboxRowSchema, OutboxStateError, parsePet, toEntry, type Quarantined } from './outbox-records';
 
 export { InvalidPetError, OutboxStateError, type Quarantined } from './outbox-records';
@@ -16,6 +16,9 @@ export interface Clock {
 }
 
 const systemClock: Clock = { now: () => Date.now() };
+
+/** The fields of an entry whose outcome is settled: no error, no wait, no doubt, nothing to check. */
+const SETTLED = { lastError: null, nextAttemptAt: null, failures: 0, doubtSince: null, check: null } as const;
 
 /** Sent entries are kept this long (so the UI can show "sent" and the server id), then pruned. */
 export const SENT_KEPT_MS = 24 * 60 * 60 * 1000;
@@ -47,7 +50,10 @@ export class Outbox {
       lastError: null,
       serverId: null,
       nextAttemptAt: null,
-      unknownOutcome: false,
+      failures: 0,
+      doubtSince: null,
+      check: null,
+      notOurs: [],
       seq: 0,
     };
     await db.transaction('rw', db.outbox, async () => {
@@ -111,10 +117,6 @@ export class Outbox {
     return (await this.list()).filter((entry) => entry.state === 'queued' || entry.state === 'sending');
   }
 
-  async get(localId: string): Promise<OutboxEntry | null> {
-    return (await this.list()).find((entry) => entry.localId === localId) ?? null;
-  }
-
   async markSending(localId: string): Promise<void> {
     await this.update(localId, (row) => ({ state: 'sending', attempts: row.attempts + 1 }));
   }
@@ -124,35 +126,68 @@ export class Outbox {
     const db = this.db;
     const now = this.clock.now();
     await db.transaction('rw', db.outbox, db.animals, async () => {
-      await this.update(
-        localId,
-        () => ({ state: 'sent', serverId: animal.id, lastError: null, nextAttemptAt: null, unknownOutcome: false }),
-        false,
-      );
+      await this.update(localId, () => ({ state: 'sent', serverId: animal.id, ...SETTLED }), false);
       await this.cache.saveAnimal(animal, now);
     });
   }
 
+  /** The service refused the payload (a 400 says nothing was stored): staff edit or discard it. */
   async markNeedsAttention(localId: string, error: AppError): Promise<void> {
-    await this.update(localId, () => ({
-      state: 'needs_attention',
-      lastError: error,
-      nextAttemptAt: null,
-      unknownOutcome: false,
-    }));
+    await this.update(localId, () => ({ state: 'needs_attention', ...SETTLED, lastError: error }));
   }
 
   /**
-   * Back to `queued`, to be tried again at `nextAttemptAt` with the same idempotency key.
-   * An outcome once unknown stays unknown until the entry is confirmed.
+   * Back to `queued`, to be tried again at `nextAttemptAt` with the same idempotency key, one
+   * more failure counted. A doubt (a send may have reached the service unanswered) lasts
+   * until the entry is confirmed or staff answer it; `doubtSince` opens one if none is open.
    */
-  async markRetry(localId: string, error: AppError, nextAttemptAt: number, unknownOutcome: boolean): Promise<void> {
+  async markRetry(localId: string, error: AppError, nextAttemptAt: number, doubtSince: number | null): Promise<void> {
     await this.update(localId, (row) => ({
       state: 'queued',
       lastError: error,
       nextAttemptAt,
-      unknownOutcome: row.unknownOutcome || unknownOutcome,
+      failures: row.failures + 1,
+      doubtSince: row.doubtSince ?? doubtSince,
     }));
+  }
+
+  /** The app cannot tell whether the entry reached the service: staff are asked (see `check`). */
+  async markCheckNeeded(localId: string, check: OutboxCheck): Promise<void> {
+    await this.update(localId, () => ({ state: 'check_needed', check, nextAttemptAt: null, lastError: null }));
+  }
+
+  /** Staff: "it is this one". The candidate becomes the entry's record; nothing more is sent. */
+  async confirmMatch(localId: string, animalId: string): Promise<void> {
+    await this.answer(localId, async (row) => {
+      const animal = row.check?.candidates.find((candidate) => candidate.id === animalId);
+      if (!animal) throw new OutboxStateError('The service animal chosen is not one the check found.');
+      await this.markSent(localId, animal);
+    });
+  }
+
+  /**
+   * Staff: "send mine". Queued again with the same idempotency key: a service that keeps keys
+   * answers with the first creation if there was one (never a second animal); one that does
+   * not creates it, which staff chose over losing it. The candidates are remembered as not
+   * this entry's, so they are not offered again, and so a replay naming one is recognised.
+   */
+  async sendMine(localId: string): Promise<void> {
+    await this.answer(localId, async (row) => {
+      const notOurs = [...new Set([...row.notOurs, ...(row.check?.candidates.map((animal) => animal.id) ?? [])])];
+      await this.db.outbox.put({ ...row, state: 'queued', ...SETTLED, notOurs, updatedAt: this.clock.now() });
+    });
+  }
+
+  /** Applies staff's answer to an entry still in `check_needed`, in one transaction (another window may answer too). */
+  private async answer(localId: string, apply: (row: OutboxRow) => Promise<void>): Promise<void> {
+    const db = this.db;
+    await db.transaction('rw', db.outbox, db.animals, async () => {
+      const row = await db.outbox.get(localId);
+      if (row?.state !== 'check_needed') {
+        throw new OutboxStateError('This entry is no longer waiting for a check (another window may have answered).');
+      }
+      await apply(row);
+    });
   }
 
   /** Staff corrected a `needs_attention` entry: queued again with a new idempotency key. */
@@ -171,9 +206,8 @@ export class Outbox {
         idempotencyKey: crypto.randomUUID(),
         state: 'queued',
         attempts: 0,
-        lastError: null,
-        nextAttemptAt: null,
-        unknownOutcome: false,
+        ...SETTLED,
+        notOurs: [],
         updatedAt: this.clock.now(),
       };
       await db.outbox.put(edited);

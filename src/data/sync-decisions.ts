@@ -35,24 +35,39 @@ const REFUSED_CODES: ReadonlySet<string> = new Set(['invalid', 'invalid_request'
 /** Codes retried later even when they carry a 4xx status. */
 const RETRIED_CODES: ReadonlySet<string> = new Set(['rate_limited', 'banned', 'conflict', 'gone', 'timeout']);
 
-/** Exponential backoff: 2 s after the first attempt, doubling, at most 5 min. */
-export function retryDelay(attempts: number): number {
-  const exponent = Math.max(0, Math.min(attempts, 30) - 1);
-  return Math.min(RETRY_MIN_MS * 2 ** exponent, RETRY_MAX_MS);
+/**
+ * Exponential backoff with jitter, for failed sends and failed checks alike: after the n-th
+ * failure in a row the ceiling is 2 s · 2^(n-1), at most 5 min, and the wait is drawn between
+ * half the ceiling and the ceiling, so devices that failed together do not retry together.
+ * `random` in [0, 1) (0 gives the ceiling).
+ */
+export function retryDelay(failures: number, random: () => number = Math.random): number {
+  const exponent = Math.max(0, Math.min(failures, 30) - 1);
+  const ceiling = Math.min(RETRY_MIN_MS * 2 ** exponent, RETRY_MAX_MS);
+  return Math.round(ceiling - (ceiling / 2) * Math.min(Math.max(random(), 0), 1));
 }
 
-/** The decision for an error answered to `createPet` after `attempts` sends of the entry. */
-export function decideAfterSendError(error: AppError, attempts: number): SendDecision {
+/**
+ * The decision for an error answered to `createPet` when it is the entry's `failures`-th
+ * failure in a row. A failure that proves the request never left (`notSent`) leaves the
+ * outcome known whatever its code.
+ */
+export function decideAfterSendError(
+  error: AppError,
+  failures: number,
+  random: () => number = Math.random,
+): SendDecision {
   const pause = PAUSE_CODES[error.code];
   if (pause) return { kind: 'pause', reason: pause };
   if (REFUSED_CODES.has(error.code)) return { kind: 'needs_attention' };
   const status = error.status;
   const otherClientError = status !== undefined && status >= 400 && status < 500 && ![408, 409, 429].includes(status);
   if (otherClientError && !RETRIED_CODES.has(error.code)) return { kind: 'needs_attention' };
-  const unknownOutcome = UNKNOWN_OUTCOME_CODES.has(error.code) || (status !== undefined && status >= 500);
+  const unknownOutcome =
+    error.notSent !== true && (UNKNOWN_OUTCOME_CODES.has(error.code) || (status !== undefined && status >= 500));
   const delayMs =
     error.code === 'rate_limited' && error.retryAfterMs !== undefined
       ? Math.min(Math.max(error.retryAfterMs, RETRY_MIN_MS), RETRY_MAX_MS)
-      : retryDelay(attempts);
+      : retryDelay(failures, random);
   return { kind: 'retry', delayMs, unknownOutcome };
 }

@@ -1,16 +1,17 @@
 /**
  * The sync engine: drains each profile's outbox through the core, in creation order, one
- * entry at a time per profile (the core paces the requests). A refused entry is set aside
- * for staff and the rest keep going; an unusable key pauses that profile's queue; network
- * trouble is retried later with the same idempotency key. Time comes from an injected clock.
+ * entry at a time per profile (the core paces the requests), and decides when: one pass at
+ * a time per profile, the next try after the backoff, sooner (once) when the service is
+ * reachable again. What one try does is send-entry.ts: a refused entry is set aside for
+ * staff and the rest keep going; an unusable key pauses that profile's queue; network
+ * trouble is retried with the same idempotency key; a doubt is settled or left to staff.
+ * Only one engine per app sends at a time (sync-leader.ts). Time comes from an injected clock.
  */
 import type { AdoptionApi } from '../shared/client';
-import type { AppError } from '../shared/result';
-import { AnimalCache } from './animal-cache';
-import type { OutboxEntry, ProfileDb } from './db';
+import type { ProfileDb } from './db';
 import { Outbox } from './outbox';
-import { findCreatedAnimal, knownIdsFor } from './reconcile';
-import { decideAfterSendError, RETRY_MIN_MS } from './sync-decisions';
+import { tryEntry } from './send-entry';
+import { retryDelay } from './sync-decisions';
 import { DrainProgress, type SyncProgress } from './sync-progress';
 
 export type { PausedFor } from './sync-decisions';
@@ -26,7 +27,11 @@ export interface SyncEngineOptions {
   api: Pick<AdoptionApi, 'createPet' | 'listPets'>;
   db: (profileId: string) => ProfileDb;
   profileIds: () => string[];
+  /** A profile's service address: proof that a service keeps idempotency keys holds for one address. */
+  serviceUrl?: (profileId: string) => string | null;
   clock?: SyncClock;
+  /** The jitter of the backoff, in [0, 1). */
+  random?: () => number;
 }
 
 const systemClock: SyncClock = {
@@ -37,6 +42,8 @@ const systemClock: SyncClock = {
 
 /** Wait after an unexpected failure of the engine itself (e.g. the database could not be read). */
 const INTERNAL_RETRY_MS = 10_000;
+/** Waits an "online" event does not cut short: the service asked for them. */
+const TOLD_TO_WAIT = new Set(['rate_limited', 'banned']);
 
 interface ProfileState {
   drain: DrainProgress;
@@ -45,11 +52,14 @@ interface ProfileState {
   requested: boolean;
   force: boolean;
   timer: unknown;
+  /** An "online" event already cut the current wait short. */
+  woken: boolean;
 }
 
 export class SyncEngine {
   private readonly api: SyncEngineOptions['api'];
   private readonly clock: SyncClock;
+  private readonly random: () => number;
   private readonly states = new Map<string, ProfileState>();
   private readonly listeners = new Set<(p: SyncProgress) => void>();
   private started = false;
@@ -57,9 +67,10 @@ export class SyncEngine {
   constructor(private readonly opts: SyncEngineOptions) {
     this.api = opts.api;
     this.clock = opts.clock ?? systemClock;
+    this.random = opts.random ?? Math.random;
   }
 
-  /** Starts draining every profile; entries left in `sending` by a closed app are resent. */
+  /** Starts draining every profile, one pass each now; entries left in `sending` by a closed app are settled first. */
   start(): void {
     if (this.started) return;
     this.started = true;
@@ -71,22 +82,46 @@ export class SyncEngine {
     for (const state of this.states.values()) this.clearTimer(state);
   }
 
-  /** Drains now, without waiting for a scheduled retry. Clears a `no_key`/`not_configured` pause (not a 401). */
+  /** New work (an entry added, edited or answered): a pass sends what is due. Clears a `no_key`/`not_configured` pause. */
   kick(profileId?: string): void {
     if (!this.started) return;
     for (const id of profileId ? [profileId] : this.opts.profileIds()) {
       const state = this.state(id);
       if (state.progress.pausedFor && state.progress.pausedFor !== 'unauthorized') state.progress.pausedFor = null;
-      this.request(id, true);
+      this.request(id, false);
     }
+  }
+
+  /**
+   * The service is reachable again: the wait before the next try is cut short, and never
+   * while a pass runs (that pass is the try). At most one early try per step of the backoff:
+   * after it, only the try the backoff planned (or staff's action) allows another, so a
+   * flapping connection cannot start pass after pass. A wait the service asked for (429,
+   * ban) stays.
+   */
+  wake(profileId: string): void {
+    const state = this.states.get(profileId);
+    if (!this.started || !state || state.running || state.timer === null || state.woken) return;
+    if (state.progress.lastError && TOLD_TO_WAIT.has(state.progress.lastError.code)) return;
+    state.woken = true;
+    this.clearTimer(state);
+    this.request(profileId, true);
   }
 
   /** Lifts any pause (after staff set a new key) and drains. */
   resume(profileId: string): void {
     const state = this.state(profileId);
     state.progress.pausedFor = null;
+    state.woken = false;
     this.emit(profileId);
     if (this.started) this.request(profileId, true);
+  }
+
+  /** Forgets a removed profile: no timer, no pass, its database untouched from now on. */
+  forget(profileId: string): void {
+    const state = this.states.get(profileId);
+    if (state) this.clearTimer(state);
+    this.states.delete(profileId);
   }
 
   onProgress(listener: (p: SyncProgress) => void): () => void {
@@ -112,7 +147,15 @@ export class SyncEngine {
     let state = this.states.get(profileId);
     if (!state) {
       const drain = new DrainProgress(profileId);
-      state = { drain, progress: drain.progress, running: null, requested: false, force: false, timer: null };
+      state = {
+        drain,
+        progress: drain.progress,
+        running: null,
+        requested: false,
+        force: false,
+        timer: null,
+        woken: false,
+      };
       this.states.set(profileId, state);
     }
     return state;
@@ -120,6 +163,10 @@ export class SyncEngine {
 
   private isActive(state: ProfileState): boolean {
     return this.started && state.drain.draining && state.progress.pausedFor === null;
+  }
+
+  private live(profileId: string, state: ProfileState): boolean {
+    return this.started && this.states.get(profileId) === state && this.opts.profileIds().includes(profileId);
   }
 
   private emit(profileId: string): void {
@@ -132,17 +179,17 @@ export class SyncEngine {
     state.timer = null;
   }
 
-  private schedule(profileId: string, at: number): void {
-    const state = this.state(profileId);
+  private schedule(profileId: string, state: ProfileState, at: number): void {
     this.clearTimer(state);
     state.progress.nextAttemptAt = at;
     state.timer = this.clock.setTimeout(() => {
       state.timer = null;
-      this.request(profileId, false);
+      state.woken = false;
+      if (this.live(profileId, state)) this.request(profileId, false);
     }, at - this.clock.now());
   }
 
-  /** Asks for a pass; passes of one profile never overlap. */
+  /** Asks for a pass; passes of one profile never overlap, and at most one more waits behind a running one. */
   private request(profileId: string, force: boolean): void {
     const state = this.state(profileId);
     state.requested = true;
@@ -153,104 +200,58 @@ export class SyncEngine {
 
   private async run(profileId: string, state: ProfileState): Promise<void> {
     await Promise.resolve(); // so `state.running` is set before this can finish
-    while (state.requested && this.started) {
+    while (state.requested && this.live(profileId, state)) {
       const force = state.force;
       state.requested = false;
       state.force = false;
       try {
         await this.pass(profileId, state, force);
       } catch (error) {
+        if (!this.live(profileId, state)) break;
         const message = error instanceof Error ? error.message : String(error);
         state.progress.lastError = { code: 'internal', message: `The outbox could not be processed (${message}).` };
-        this.schedule(profileId, this.clock.now() + INTERNAL_RETRY_MS);
+        this.schedule(profileId, state, this.clock.now() + INTERNAL_RETRY_MS);
         this.emit(profileId);
       }
     }
     state.running = null;
   }
 
-  /** Sends due entries in creation order, each at most once, until the queue is empty or must wait. */
+  /** Tries due entries in creation order, each at most once, until the queue is empty or must wait. */
   private async pass(profileId: string, state: ProfileState, force: boolean): Promise<void> {
     const db = this.opts.db(profileId);
     const outbox = new Outbox(db, this.clock);
+    const serviceUrl = this.opts.serviceUrl?.(profileId) ?? null;
+    const context = {
+      api: this.api,
+      profileId,
+      db,
+      outbox,
+      serviceUrl,
+      now: () => this.clock.now(),
+      random: this.random,
+    };
     this.clearTimer(state);
     state.progress.nextAttemptAt = null;
     await outbox.pruneSent();
     const attempted = new Set<string>();
-    while (this.started && state.progress.pausedFor === null) {
+    while (this.live(profileId, state) && state.progress.pausedFor === null) {
       const all = await outbox.list();
-      const head = state.drain.update(all, this.clock.now());
+      const now = this.clock.now();
+      const head = state.drain.update(all, now);
       this.emit(profileId);
       if (!head) return;
-      const now = this.clock.now();
-      const due = !attempted.has(head.localId) && (force || head.nextAttemptAt === null || head.nextAttemptAt <= now);
-      if (!due) {
-        this.schedule(profileId, Math.max(head.nextAttemptAt ?? 0, now + (force ? RETRY_MIN_MS : 0)));
+      const due = force || head.nextAttemptAt === null || head.nextAttemptAt <= now;
+      if (attempted.has(head.localId) || !due) {
+        this.schedule(profileId, state, head.nextAttemptAt ?? now + retryDelay(1, this.random));
         this.emit(profileId);
         return;
       }
       attempted.add(head.localId);
-      await this.send(profileId, state, db, outbox, head, all);
-    }
-    this.emit(profileId);
-  }
-
-  private async send(
-    profileId: string,
-    state: ProfileState,
-    db: ProfileDb,
-    outbox: Outbox,
-    entry: OutboxEntry,
-    all: OutboxEntry[],
-  ): Promise<void> {
-    // An entry found in `sending` was cut off (the app closed mid-send): its outcome is unknown.
-    const unknown = entry.unknownOutcome || entry.state === 'sending';
-    if (unknown) {
-      const known = knownIdsFor(entry, await new AnimalCache(db).all(), all);
-      const found = await findCreatedAnimal(this.api, profileId, entry.pet, known);
-      if (!found.ok) return this.failed(profileId, state, outbox, entry, found.error, { step: 'reconcile', unknown });
-      if (found.data) {
-        await outbox.markSent(entry.localId, found.data);
-        state.progress.lastError = null;
-        return;
-      }
-    }
-    await outbox.markSending(entry.localId);
-    const result = await this.api.createPet({ profileId, pet: entry.pet, idempotencyKey: entry.idempotencyKey });
-    if (result.ok) {
-      await outbox.markSent(entry.localId, result.data.animal);
-      state.progress.lastError = null;
-      return;
-    }
-    const sent = { ...entry, attempts: entry.attempts + 1 };
-    await this.failed(profileId, state, outbox, sent, result.error, { step: 'send', unknown });
-  }
-
-  /**
-   * Records a failed step. `during` says which: a failed reconciliation list is always
-   * retried (it says nothing about the entry); a refused send needs staff. An outcome once
-   * unknown stays unknown until the entry is confirmed.
-   */
-  private async failed(
-    profileId: string,
-    state: ProfileState,
-    outbox: Outbox,
-    entry: OutboxEntry,
-    error: AppError,
-    during: { step: 'reconcile' | 'send'; unknown: boolean },
-  ): Promise<void> {
-    state.progress.lastError = error;
-    const decision = decideAfterSendError(error, Math.max(1, entry.attempts));
-    const now = this.clock.now();
-    if (decision.kind === 'pause') {
-      await outbox.markRetry(entry.localId, error, now, during.unknown);
-      state.progress.pausedFor = decision.reason;
-    } else if (decision.kind === 'needs_attention' && during.step === 'send') {
-      await outbox.markNeedsAttention(entry.localId, error);
-    } else {
-      const delayMs = decision.kind === 'retry' ? decision.delayMs : RETRY_MIN_MS;
-      const unknownOutcome = during.unknown || (decision.kind === 'retry' && decision.unknownOutcome);
-      await outbox.markRetry(entry.localId, error, now + delayMs, unknownOutcome);
+      const outcome = await tryEntry(context, head, all);
+      state.progress.lastError = outcome.lastError;
+      if (outcome.pausedFor) state.progress.pausedFor = outcome.pausedFor;
+      if (outcome.lastError) this.emit(profileId);
     }
     this.emit(profileId);
   }

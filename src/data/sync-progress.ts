@@ -22,6 +22,8 @@ export interface SyncProgress {
   nextAttemptAt: number | null;
   /** Entries set aside for staff to edit or discard. */
   needsAttention: number;
+  /** Entries waiting for staff to say whether an animal on the service is theirs. */
+  checkNeeded: number;
 }
 
 /** A profile's progress before anything was queued. */
@@ -36,6 +38,7 @@ export function idleProgress(profileId: string): SyncProgress {
     allSentAt: null,
     nextAttemptAt: null,
     needsAttention: 0,
+    checkNeeded: 0,
   };
 }
 
@@ -67,10 +70,12 @@ export class DrainProgress {
     progress.total = inSession.length;
     progress.sent = inSession.filter((entry) => entry.state === 'sent').length;
     progress.needsAttention = all.filter((entry) => entry.state === 'needs_attention').length;
+    progress.checkNeeded = all.filter((entry) => entry.state === 'check_needed').length;
     if (pending.length === 0 && this.open) {
       this.open = false;
       progress.nextAttemptAt = null;
-      if (progress.sent > 0) progress.allSentAt = now;
+      // "All sent" only when it is true: an entry of this drain left to staff is not sent.
+      if (progress.sent > 0 && progress.sent === progress.total) progress.allSentAt = now;
     }
     return pending[0];
   }

@@ -7,9 +7,10 @@ import { getContext, setContext } from 'svelte';
 import type { AdoptionApi } from '../shared/client';
 import type { AppError } from '../shared/result';
 import { AnimalCache } from '../data/animal-cache';
-import { closeProfileDb, openProfileDb, profileDbExists, type ProfileDb } from '../data/db';
+import { closeProfileDb, deleteProfileDb, openProfileDb, profileDbExists, type ProfileDb } from '../data/db';
 import { Outbox } from '../data/outbox';
 import { SyncEngine } from '../data/sync-engine';
+import { SharedSync, SYNC_CHANNEL } from '../data/sync-leader';
 import { AddAnimalFormStore } from './add-animal-form.svelte';
 import { AnimalListStore } from './animal-list.svelte';
 import { ClockStore } from './clock.svelte';
@@ -73,6 +74,7 @@ export class AppStores {
   // eslint-disable-next-line svelte/prefer-svelte-reactivity
   readonly #sessions = new Map<string, ProfileSession>();
   #offConnectivity: (() => void) | null = null;
+  #offProfiles: (() => void) | null = null;
   #started: Promise<void> | null = null;
 
   constructor(
@@ -103,9 +105,15 @@ export class AppStores {
     this.clock.start();
     this.connectivity.start();
     this.governor.start();
-    // Back online: send what waits without waiting for the next scheduled retry.
+    // Back online: the wait before the next try may be cut short (once; see SyncEngine.wake).
     this.#offConnectivity ??= this.api.on('connectivity', ({ profileId, online }) => {
-      if (online) this.sync.kick(profileId);
+      if (online) this.sync.wake?.(profileId);
+    });
+    // A profile removed (here or in another window): its queue and session are let go.
+    this.#offProfiles ??= this.api.on('profiles', ({ profiles }) => {
+      for (const profileId of this.#sessions.keys()) {
+        if (!profiles.some((profile) => profile.id === profileId)) this.#forget(profileId);
+      }
     });
     const remembered = this.profiles.remembered();
     const listed = this.profiles.load();
@@ -134,6 +142,29 @@ export class AppStores {
     closeProfileDb(profileId);
   }
 
+  /**
+   * Removes one of the staff's own profiles: the core forgets it (and never gives its id to
+   * another profile), then its queue stops and its database, with any unsent animals, is
+   * deleted from this computer. Returns a problem message, or null.
+   */
+  async removeProfile(profileId: string): Promise<string | null> {
+    const problem = await this.profiles.remove(profileId);
+    if (problem) return problem;
+    this.#forget(profileId);
+    try {
+      await deleteProfileDb(profileId);
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      return `The profile was removed, but its data on this computer could not be deleted (${why}).`;
+    }
+    return null;
+  }
+
+  #forget(profileId: string): void {
+    this.sync.forget?.(profileId);
+    this.#drop(profileId);
+  }
+
   /** The stores of one profile, created on first use and kept (queues of every profile keep syncing). */
   session(profileId: string): ProfileSession {
     let session = this.#sessions.get(profileId);
@@ -151,6 +182,8 @@ export class AppStores {
     this.#sessions.clear();
     this.sync.stop?.();
     this.#offConnectivity?.();
+    this.#offProfiles?.();
+    this.#offProfiles = null;
     this.clock.stop();
     this.router.destroy();
     this.profiles.destroy();
@@ -171,14 +204,26 @@ export function getAppContext(): AppStores {
   return app;
 }
 
-/** The app of this window: its stores and the sync engine draining every profile's outbox. */
+/**
+ * The app of this window: its stores and its sync engine, which drains every profile's
+ * outbox while this window holds the app's sync lock (see src/data/sync-leader.ts).
+ */
 export function createApp(api: AdoptionApi, win: Window = window): AppStores {
   let app: AppStores | null = null;
+  const profileIds = () => app?.profiles.profiles.map((profile) => profile.id) ?? [];
   const engine = new SyncEngine({
     api,
     db: openProfileDb,
-    profileIds: () => app?.profiles.profiles.map((profile) => profile.id) ?? [],
+    profileIds,
+    serviceUrl: (id) => app?.profiles.profiles.find((profile) => profile.id === id)?.baseUrl ?? null,
   });
-  app = new AppStores(api, engine, win);
+  const sync = new SharedSync({
+    engine,
+    profileIds,
+    locks: win.navigator.locks ?? null,
+    openChannel: () => (typeof BroadcastChannel === 'function' ? new BroadcastChannel(SYNC_CHANNEL) : null),
+    warn: (message) => console.warn(message),
+  });
+  app = new AppStores(api, sync, win);
   return app;
 }

@@ -1,6 +1,8 @@
 /**
- * The outbox of one profile as the UI sees it: entries live from IndexedDB (liveQuery),
- * enqueue (durable before it shows), Edit & resend / Discard, and the sync progress.
+ * The outbox of one profile as the UI sees it: entries live from IndexedDB (liveQuery, so
+ * every window sees the same queue whichever window sends), enqueue (durable before it
+ * shows), Edit & resend / Discard, staff's answers to a check ("it is this one" / "send
+ * mine"), and the sync progress.
  */
 import { liveQuery, type Subscription } from 'dexie';
 import type { NewPet } from '../shared/animal';
@@ -14,6 +16,10 @@ export class OutboxStore {
   error = $state<string | null>(null);
   readonly waiting: OutboxEntry[] = $derived(this.entries.filter((e) => e.state === 'queued' || e.state === 'sending'));
   readonly needsAttention: OutboxEntry[] = $derived(this.entries.filter((e) => e.state === 'needs_attention'));
+  /** Entries the app could not settle alone: is an animal on the service this one? */
+  readonly checkNeeded: OutboxEntry[] = $derived(this.entries.filter((e) => e.state === 'check_needed'));
+  /** Everything the service has not confirmed yet (lost if the profile is removed). */
+  readonly unsent: OutboxEntry[] = $derived(this.entries.filter((e) => e.state !== 'sent'));
   #subscription: Subscription | null = null;
   #offProgress: (() => void) | null = null;
 
@@ -69,6 +75,27 @@ export class OutboxStore {
 
   async discard(localId: string): Promise<void> {
     await this.outbox.discard(localId);
+  }
+
+  /** Staff: the service's animal `animalId` is this entry. Returns a problem message or null. */
+  async confirmMatch(localId: string, animalId: string): Promise<string | null> {
+    return this.#answer(() => this.outbox.confirmMatch(localId, animalId));
+  }
+
+  /** Staff: send this entry (with its own key). Returns a problem message or null. */
+  async sendMine(localId: string): Promise<string | null> {
+    const problem = await this.#answer(() => this.outbox.sendMine(localId));
+    if (!problem) this.sync.kick(this.profileId);
+    return problem;
+  }
+
+  async #answer(change: () => Promise<void>): Promise<string | null> {
+    try {
+      await change();
+      return null;
+    } catch (error) {
+      return error instanceof Error ? error.message : String(error);
+    }
   }
 
   /** After a key was saved: let sync try again. */

@@ -90,7 +90,10 @@ describe('QueuedRows', () => {
       lastError: null,
       serverId: null,
       nextAttemptAt: null,
-      unknownOutcome: false,
+      failures: 0,
+      doubtSince: null,
+      check: null,
+      notOurs: [],
     };
     render(QueuedRows, { entries: [entry] });
     const queued = screen.getByTestId('queued-row');

@@ -13,6 +13,7 @@ const progress: SyncProgress = {
   allSentAt: null,
   nextAttemptAt: null,
   needsAttention: 0,
+  checkNeeded: 0,
 };
 
 describe('SyncIndicator', () => {
@@ -35,5 +36,12 @@ describe('SyncIndicator', () => {
   it('says all sent when nothing waits', () => {
     render(SyncIndicator, { online: true, waiting: 0, progress: { ...progress, active: false, sent: 12 } });
     expect(screen.getByRole('status', { name: 'Connection and sync' }).textContent).toContain('all sent');
+  });
+
+  it('never says all sent while entries wait for staff (check needed, needs attention)', () => {
+    render(SyncIndicator, { online: true, waiting: 0, toCheck: 2, progress: { ...progress, active: false } });
+    const text = screen.getByRole('status', { name: 'Connection and sync' }).textContent ?? '';
+    expect(text).toMatch(/Online\s*·\s*2 to check/);
+    expect(text).not.toContain('all sent');
   });
 });

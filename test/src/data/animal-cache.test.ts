@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import Dexie from 'dexie';
 import { AnimalCache } from '../../../src/data/animal-cache';
-import { DB_NAME_PREFIX, SCHEMA_V1, SCHEMA_VERSION, openProfileDb, queryKey } from '../../../src/data/db';
+import { DB_NAME_PREFIX, SCHEMA_V1, SCHEMA_V3, SCHEMA_VERSION, openProfileDb, queryKey } from '../../../src/data/db';
 import { Outbox } from '../../../src/data/outbox';
 import { FakeClock, animal, freshDb, uniqueProfileId } from './test-helpers';
 
@@ -81,6 +81,38 @@ describe('AnimalCache', () => {
 });
 
 describe('schema migration', () => {
+  it('upgrades a version 3 outbox: an entry in doubt keeps its doubt, from when it was last touched', async () => {
+    const profileId = uniqueProfileId();
+    const old = new Dexie(`${DB_NAME_PREFIX}${profileId}`);
+    old.version(3).stores(SCHEMA_V3);
+    const row = (localId: string, seq: number, unknownOutcome: boolean, state = 'queued') => ({
+      localId,
+      seq,
+      idempotencyKey: crypto.randomUUID(),
+      pet: { name: localId, categoryId: '1' },
+      createdAt: 100,
+      updatedAt: 100 + seq,
+      state,
+      attempts: 1,
+      lastError: null,
+      serverId: null,
+      nextAttemptAt: null,
+      unknownOutcome,
+    });
+    await old.table('outbox').bulkPut([row('known', 1, false), row('doubt', 2, true), row('cut', 3, false, 'sending')]);
+    old.close();
+
+    const db = openProfileDb(profileId);
+    cleanups.push(() => db.close());
+    const entries = await new Outbox(db, new FakeClock()).list();
+    expect(entries.map((e) => [e.localId, e.state, e.doubtSince, e.failures])).toEqual([
+      ['known', 'queued', null, 0],
+      ['doubt', 'queued', 102, 0],
+      ['cut', 'sending', 103, 0],
+    ]);
+    expect(entries.every((e) => e.check === null && e.notOurs.length === 0 && !('unknownOutcome' in e))).toBe(true);
+  });
+
   it('upgrades a version 1 database: outbox order kept, new fields filled, nothing lost', async () => {
     const profileId = uniqueProfileId();
     const old = new Dexie(`${DB_NAME_PREFIX}${profileId}`);
@@ -107,7 +139,8 @@ describe('schema migration', () => {
     const entries = await outbox.list();
     expect(db.verno).toBe(SCHEMA_VERSION);
     expect(entries.map((e) => e.pet.name)).toEqual(['First', 'Second', 'Third']);
-    expect(entries[0]).toMatchObject({ nextAttemptAt: null, unknownOutcome: false });
+    expect(entries[0]).toMatchObject({ nextAttemptAt: null, failures: 0, doubtSince: null, check: null, notOurs: [] });
+    expect(entries[0]).not.toHaveProperty('unknownOutcome');
     expect((await db.outbox.toArray()).map((r) => [r.localId, r.seq]).sort()).toEqual([
       ['a', 1],
       ['b', 2],

@@ -28,7 +28,10 @@ describe('Outbox', () => {
       lastError: null,
       serverId: null,
       nextAttemptAt: null,
-      unknownOutcome: false,
+      failures: 0,
+      doubtSince: null,
+      check: null,
+      notOurs: [],
     });
     expect(entry.idempotencyKey).toMatch(UUID);
     expect(entry.localId).not.toBe(entry.idempotencyKey);
@@ -84,16 +87,25 @@ describe('Outbox', () => {
     await outbox.markSending(entry.localId);
     expect(await outbox.pending()).toMatchObject([{ state: 'sending', attempts: 1 }]);
 
-    await outbox.markRetry(entry.localId, appError('timeout'), clock.now() + 2000, true);
-    await outbox.markRetry(entry.localId, appError('rate_limited'), clock.now() + 4000, false);
+    const doubt = clock.now();
+    await outbox.markRetry(entry.localId, appError('timeout'), clock.now() + 2000, doubt);
+    clock.advance(10);
+    await outbox.markRetry(entry.localId, appError('rate_limited'), clock.now() + 4000, null);
+    // The doubt opened by the first failure stays open; every failure counts for the backoff.
     expect(await outbox.pending()).toMatchObject([
-      { state: 'queued', attempts: 1, nextAttemptAt: clock.now() + 4000, unknownOutcome: true },
+      { state: 'queued', attempts: 1, failures: 2, nextAttemptAt: clock.now() + 4000, doubtSince: doubt },
     ]);
 
     clock.advance(5000);
     await outbox.markSent(entry.localId, animal('9007199254740993', 'Rex', '2', 'available'));
     const [sent] = await outbox.list();
-    expect(sent).toMatchObject({ state: 'sent', serverId: '9007199254740993', lastError: null, unknownOutcome: false });
+    expect(sent).toMatchObject({
+      state: 'sent',
+      serverId: '9007199254740993',
+      lastError: null,
+      failures: 0,
+      doubtSince: null,
+    });
     expect(sent?.idempotencyKey).toBe(entry.idempotencyKey);
     expect(await outbox.pending()).toEqual([]);
     const cached = await new AnimalCache(db).read('9007199254740993');
@@ -119,6 +131,44 @@ describe('Outbox', () => {
     expect(edited.idempotencyKey).toMatch(UUID);
     expect(edited.idempotencyKey).not.toBe(entry.idempotencyKey);
     expect(await outbox.pending()).toEqual([edited]);
+  });
+
+  it('asks staff about an entry in doubt: “it is this one” adopts the candidate, nothing else', async () => {
+    const { db, outbox, clock } = setup();
+    const entry = await outbox.enqueue(pet('Kitten', '2'));
+    const theirs = animal('41', 'Kitten', '2', 'available');
+    const other = animal('40', 'Kitten', '2', 'available');
+    await outbox.markRetry(entry.localId, appError('offline'), clock.now() + 2000, clock.now());
+    await outbox.markCheckNeeded(entry.localId, { candidates: [theirs, other], complete: true, at: clock.now() });
+    expect(await outbox.list()).toMatchObject([
+      { state: 'check_needed', check: { candidates: [theirs, other], complete: true }, nextAttemptAt: null },
+    ]);
+    await expect(outbox.confirmMatch(entry.localId, '999')).rejects.toBeInstanceOf(OutboxStateError);
+    await outbox.confirmMatch(entry.localId, '41');
+    expect(await outbox.list()).toMatchObject([{ state: 'sent', serverId: '41', check: null, doubtSince: null }]);
+    expect((await new AnimalCache(db).read('41'))?.animal).toEqual(theirs);
+    // Answered once (e.g. in another window): a second answer is refused, not applied twice.
+    await expect(outbox.confirmMatch(entry.localId, '41')).rejects.toBeInstanceOf(OutboxStateError);
+    await expect(outbox.sendMine(entry.localId)).rejects.toBeInstanceOf(OutboxStateError);
+  });
+
+  it('“send mine” queues the entry again with the same key and remembers the candidates as not ours', async () => {
+    const { outbox, clock } = setup();
+    const entry = await outbox.enqueue(pet('Kitten', '2'));
+    await outbox.markRetry(entry.localId, appError('offline'), clock.now() + 2000, clock.now());
+    await outbox.markCheckNeeded(entry.localId, { candidates: [animal('41', 'Kitten', '2')], complete: true, at: 1 });
+    await outbox.sendMine(entry.localId);
+    expect(await outbox.pending()).toEqual([
+      expect.objectContaining({
+        state: 'queued',
+        idempotencyKey: entry.idempotencyKey,
+        notOurs: ['41'],
+        check: null,
+        doubtSince: null,
+        failures: 0,
+        nextAttemptAt: null,
+      }),
+    ]);
   });
 
   it('discards an entry and prunes sent entries after 24 hours', async () => {

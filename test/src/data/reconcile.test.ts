@@ -1,90 +1,133 @@
+/**
+ * Reconciliation of a send whose outcome is unknown (issue 14, data safety 1 and 2): adopt
+ * nothing that may be another device's; resend only when certain; otherwise ask staff.
+ */
 import { afterEach, describe, expect, it } from 'vitest';
 import { AnimalCache } from '../../../src/data/animal-cache';
 import { openProfileDb } from '../../../src/data/db';
+import { EVIDENCE_KEY, KEYS_TRUSTED_MS } from '../../../src/data/idempotency-evidence';
 import { Outbox } from '../../../src/data/outbox';
 import { knownIdsFor } from '../../../src/data/reconcile';
 import { SyncEngine } from '../../../src/data/sync-engine';
+import type { NewPet } from '../../../src/shared/animal';
 import { err } from '../../../src/shared/result';
 import { FakeApi, FakeClock, animal, freshDb, pet } from './test-helpers';
 
+const SERVICE = 'https://shelter.example.org/v1';
 let cleanups: Array<() => void> = [];
 afterEach(() => {
   for (const cleanup of cleanups) cleanup();
   cleanups = [];
 });
 
-/** An outbox whose first send reaches the service but whose answer is lost (reset after). */
-async function setupLostAnswer() {
+/** One profile whose first send of `entered` is cut: `stored` says whether the service kept it. */
+async function setup(entered: NewPet, cut: { stored: boolean } | null = { stored: true }) {
   const clock = new FakeClock();
   const api = new FakeApi(clock);
   const { db, profileId, close } = freshDb();
-  const engine = new SyncEngine({ api, db: openProfileDb, profileIds: () => [profileId], clock });
+  let serviceUrl = SERVICE;
+  const engine = new SyncEngine({
+    api,
+    db: openProfileDb,
+    profileIds: () => [profileId],
+    serviceUrl: () => serviceUrl,
+    clock,
+    random: () => 0,
+  });
   cleanups.push(() => engine.stop(), close);
   const outbox = new Outbox(db, clock);
   const cache = new AnimalCache(db);
-  // An older "Rex" the app already knew, and the same for another outbox entry's record.
-  api.store(pet('Rex', '2', 'available'));
+  // An older animal like it that the app already knew: never a candidate.
+  api.store(pet(entered.name, entered.categoryId, entered.status ?? 'available'));
   await cache.saveList({ limit: 20 }, [...api.animals], clock.now());
   clock.advance(1000);
-  const entry = await outbox.enqueue(pet('Rex', '2', 'available'));
-  api.createAnswers.push((input, fake) => {
-    fake.store(input.pet);
-    return err('offline', 'The connection was reset.');
-  });
-  return { clock, api, engine, outbox, cache, entry, profileId };
+  const entry = await outbox.enqueue(entered);
+  if (cut) {
+    api.createAnswers.push((input, fake) => {
+      if (cut.stored) fake.create(input);
+      return err('offline', 'The connection was reset.');
+    });
+  }
+  /** One pass now, and one more after the backoff. */
+  const drain = async () => {
+    engine.start();
+    await engine.whenIdle();
+    clock.advance(60_000);
+    await engine.whenIdle();
+  };
+  const moveTo = (url: string) => (serviceUrl = url);
+  return { clock, api, db, engine, outbox, cache, entry, profileId, drain, moveTo };
 }
 
 describe('reconciliation of an unknown outcome', () => {
-  it('adopts the animal the service stored instead of sending again', async () => {
-    const { clock, api, engine, outbox, cache, entry, profileId } = await setupLostAnswer();
-    engine.start();
-    await engine.whenIdle();
-    expect(await outbox.list()).toMatchObject([{ state: 'queued', unknownOutcome: true }]);
+  it('asks staff when the service has a matching animal; staff confirm it; nothing is sent again', async () => {
+    const { api, engine, outbox, entry, profileId, drain } = await setup(pet('Rex', '2', 'available'));
+    await drain();
+    expect(api.createCalls).toHaveLength(1);
+    expect(api.listCalls.map((c) => c.query)).toEqual([{ limit: 100, status: 'available' }]);
+    const [asked] = await outbox.list();
+    expect(asked).toMatchObject({
+      state: 'check_needed',
+      serverId: null,
+      check: { candidates: [{ id: '1001', name: 'Rex' }], complete: true },
+    });
+    expect(engine.progress(profileId)).toMatchObject({ checkNeeded: 1, allSentAt: null, active: false });
+
+    await outbox.confirmMatch(entry.localId, '1001');
+    expect(await outbox.list()).toMatchObject([{ state: 'sent', serverId: '1001' }]);
     expect(api.animals).toHaveLength(2);
-
-    clock.advance(2000);
-    await engine.whenIdle();
-    expect(api.createCalls).toHaveLength(1);
-    expect(api.listCalls).toEqual([{ profileId, query: { limit: 100, status: 'available' } }]);
-    expect(api.animals).toHaveLength(2); // no duplicate
-    const [adopted] = await outbox.list();
-    expect(adopted).toMatchObject({ localId: entry.localId, state: 'sent', serverId: '1001', unknownOutcome: false });
-    expect((await cache.read('1001'))?.animal.name).toBe('Rex');
-    expect(engine.progress(profileId)).toMatchObject({ sent: 1, total: 1, lastError: null });
   });
 
-  it('sends again with the same key when no new matching animal is listed', async () => {
-    const { clock, api, engine, outbox, entry } = await setupLostAnswer();
-    api.createAnswers.length = 0;
-    api.failCreate('timeout', 'No answer.'); // never reached the service this time
+  it('never adopts another device’s animal: it asks, and “send mine” creates this one', async () => {
+    const { api, engine, outbox, entry, profileId, drain } = await setup(pet('Kitten', '2'), { stored: false });
+    await outbox.enqueue(pet('Next', '3')); // the rest of the queue keeps going
     engine.start();
     await engine.whenIdle();
-    clock.advance(2000);
-    await engine.whenIdle();
-    expect(api.listCalls).toHaveLength(1);
-    expect(api.createCalls.map((c) => c.idempotencyKey)).toEqual([entry.idempotencyKey, entry.idempotencyKey]);
-    expect(await outbox.list()).toMatchObject([{ state: 'sent', serverId: '1001' }]);
-    expect(api.animals.map((a) => a.id)).toEqual(['1000', '1001']);
-  });
-
-  it('retries the check later when the list itself fails, without sending', async () => {
-    const { clock, api, engine, outbox } = await setupLostAnswer();
-    api.failList('offline', 'Still offline.');
-    engine.start();
-    await engine.whenIdle();
-    clock.advance(2000);
-    await engine.whenIdle();
-    expect(api.createCalls).toHaveLength(1);
+    const fromB = api.store(pet('Kitten', '2', 'available')); // device B, same key, meanwhile
+    await drain();
     expect(await outbox.list()).toMatchObject([
-      { state: 'queued', unknownOutcome: true, lastError: { code: 'offline' } },
+      { state: 'check_needed', check: { candidates: [fromB] } },
+      { state: 'sent', pet: { name: 'Next' } },
     ]);
-    clock.advance(2000);
+    expect(api.createCalls.map((c) => c.pet.name)).toEqual(['Kitten', 'Next']);
+
+    await outbox.sendMine(entry.localId);
+    engine.kick(profileId);
     await engine.whenIdle();
-    expect(api.createCalls).toHaveLength(1);
-    expect(await outbox.list()).toMatchObject([{ state: 'sent', serverId: '1001' }]);
+    const [mine] = await outbox.list();
+    expect(mine).toMatchObject({ state: 'sent', notOurs: [fromB.id] });
+    expect(mine?.serverId).not.toBe(fromB.id);
+    expect(api.createCalls.at(-1)?.idempotencyKey).toBe(entry.idempotencyKey);
+    expect(api.animals.filter((a) => a.name === 'Kitten')).toHaveLength(3); // the old one, B's, ours
   });
 
-  it('treats animals seen before the entry and other entries’ records as known', async () => {
+  it('sends again with the same key when every list is complete and holds no match', async () => {
+    const { api, outbox, entry, drain } = await setup(pet('Rex', '2'), { stored: false });
+    await drain();
+    // No status given: every status and the unfiltered list were read.
+    expect(api.listCalls).toHaveLength(4);
+    expect(api.createCalls.map((c) => c.idempotencyKey)).toEqual([entry.idempotencyKey, entry.idempotencyKey]);
+    expect(await outbox.list()).toMatchObject([{ state: 'sent', serverId: '1001', doubtSince: null }]);
+  });
+
+  it('asks instead of resending blindly when a list comes back full (a match could hide beyond 100)', async () => {
+    const { api, outbox, drain } = await setup(pet('Rex', '2', 'pending'), { stored: false });
+    for (let i = 0; i < 100; i += 1) api.store(pet(`Other ${i}`, '5', 'pending'));
+    await drain();
+    expect(api.createCalls).toHaveLength(1);
+    expect(await outbox.list()).toMatchObject([{ state: 'check_needed', check: { candidates: [], complete: false } }]);
+  });
+
+  it('is not thrown off by a full unfiltered list when every status list is complete', async () => {
+    const { api, outbox, drain } = await setup(pet('Rex', '2'), { stored: false });
+    for (let i = 0; i < 120; i += 1)
+      api.store(pet(`Other ${i}`, '5', (['available', 'pending', 'sold'] as const)[i % 3]));
+    await drain();
+    expect(await outbox.list()).toMatchObject([{ state: 'sent' }]);
+    expect(api.createCalls).toHaveLength(2);
+  });
+
+  it('rules out animals seen before the entry, other entries’ records and those staff rejected', async () => {
     const { db, close } = freshDb();
     cleanups.push(close);
     const clock = new FakeClock();
@@ -94,11 +137,71 @@ describe('reconciliation of an unknown outcome', () => {
     const other = await outbox.enqueue(pet('Other'));
     await outbox.markSent(other.localId, animal('2', 'Rex', '2'));
     clock.advance(10);
-    const entry = await outbox.enqueue(pet('Rex', '2'));
+    const entry = { ...(await outbox.enqueue(pet('Rex', '2'))), notOurs: ['4'] };
     clock.advance(10);
     await cache.saveAnimal(animal('1', 'Old', '2'), clock.now()); // seen again later: still old
     await cache.saveAnimal(animal('3', 'Rex', '2'), clock.now()); // first seen after the entry
     const known = knownIdsFor(entry, await cache.all(), await outbox.list());
-    expect([...known].sort()).toEqual(['1', '2']);
+    expect([...known].sort()).toEqual(['1', '2', '4']);
+  });
+});
+
+describe('a service that has shown it keeps idempotency keys', () => {
+  it('“send mine” replays the first creation: adopted, and the proof is kept for this address', async () => {
+    const { api, db, outbox, entry, profileId, engine, drain } = await setup(pet('Rex', '2', 'available'));
+    api.honoursKeys = true;
+    await drain();
+    const [asked] = await outbox.list();
+    expect(asked?.state).toBe('check_needed');
+    await outbox.sendMine(entry.localId);
+    engine.kick(profileId);
+    await engine.whenIdle();
+    expect(await outbox.list()).toMatchObject([{ state: 'sent', serverId: '1001' }]);
+    expect(api.animals).toHaveLength(2);
+    expect((await db.meta.get(EVIDENCE_KEY))?.value).toMatchObject({ serviceUrl: SERVICE, how: 'a replayed creation' });
+  });
+
+  it('settles a recent doubt by resending with the same key, without looking or asking', async () => {
+    const { api, db, clock, outbox, entry, drain } = await setup(pet('Rex', '2', 'available'));
+    api.honoursKeys = true;
+    await db.meta.put({
+      key: EVIDENCE_KEY,
+      value: { serviceUrl: SERVICE, how: 'a replayed creation', at: clock.now() },
+    });
+    await drain();
+    expect(api.listCalls).toEqual([]);
+    expect(api.createCalls.map((c) => c.idempotencyKey)).toEqual([entry.idempotencyKey, entry.idempotencyKey]);
+    expect(await outbox.list()).toMatchObject([{ state: 'sent', serverId: '1001' }]);
+    expect(api.animals).toHaveLength(2);
+  });
+
+  it('does not rely on the proof for another address, nor for a doubt older than the keys are trusted', async () => {
+    const moved = await setup(pet('Rex', '2', 'available'));
+    await moved.db.meta.put({ key: EVIDENCE_KEY, value: { serviceUrl: SERVICE, how: 'replay', at: 0 } });
+    moved.moveTo('https://elsewhere.example.org/v1');
+    await moved.drain();
+    expect((await moved.outbox.list())[0]?.state).toBe('check_needed');
+
+    const old = await setup(pet('Rex', '2', 'available'));
+    await old.db.meta.put({ key: EVIDENCE_KEY, value: { serviceUrl: SERVICE, how: 'replay', at: 0 } });
+    old.engine.start();
+    await old.engine.whenIdle();
+    old.clock.advance(KEYS_TRUSTED_MS);
+    await old.engine.whenIdle();
+    expect(old.api.createCalls).toHaveLength(1);
+    expect((await old.outbox.list())[0]?.state).toBe('check_needed');
+  });
+
+  it('takes a 409 that names the idempotency key as proof', async () => {
+    const { api, db, drain } = await setup(pet('Rex', '2', 'available'), null);
+    api.failCreate('conflict', 'a request with this Idempotency-Key is in progress', {
+      status: 409,
+      serviceCode: 'idempotency_in_flight',
+    });
+    await drain();
+    expect((await db.meta.get(EVIDENCE_KEY))?.value).toMatchObject({
+      serviceUrl: SERVICE,
+      how: 'an idempotency answer (409)',
+    });
   });
 });

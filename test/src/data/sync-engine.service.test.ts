@@ -1,9 +1,11 @@
 // @vitest-environment node
 /**
- * The sync engine against the local Animal Adoption Service without idempotency support
- * (`--no-idempotency`) and a `reset-after` fault: the creation is stored but the answer is
- * lost. The engine must adopt the stored animal instead of creating a duplicate.
- * The core's service client is used directly, with retries off, so exactly one POST goes out.
+ * The sync engine against the local Animal Adoption Service, with a `reset-after` fault on
+ * the first creation: the service stores it and the answer is lost. Without idempotency
+ * support the engine cannot be sure the stored animal is its own (another device with the
+ * same key may have entered it), so it asks staff and sends nothing; with it, staff's "send
+ * mine" replays the first creation, and from then on a doubt is settled by resending.
+ * The core's service client is used directly, with retries off, so each POST goes out once.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -27,7 +29,7 @@ afterEach(async () => {
 });
 
 async function serve(options: ServiceOptions): Promise<RunningService> {
-  const service = await startService({ keys: { [KEY]: 'free' }, idempotency: false, ...options });
+  const service = await startService({ keys: { [KEY]: 'pro' }, ...options });
   cleanups.push(() => service.stop());
   return service;
 }
@@ -49,61 +51,113 @@ function apiFor(baseUrl: string, profileId: string): Pick<AdoptionApi, 'createPe
   };
 }
 
-describe('SyncEngine with the local service (--no-idempotency, reset-after)', () => {
-  it('adopts the animal a lost answer created, and creates no duplicate', async () => {
-    const folder = await mkdtemp(join(tmpdir(), 'adoption-sync-'));
-    cleanups.push(() => rm(folder, { recursive: true, force: true }));
-    const dataFile = join(folder, 'data.json');
-    const profileId = uniqueProfileId();
-    cleanups.push(() => closeProfileDb(profileId));
+/** A profile whose entries are sent once to a service that stores them and loses every answer, then to a healthy one. */
+async function lostAnswers(options: ServiceOptions) {
+  const folder = await mkdtemp(join(tmpdir(), 'adoption-sync-'));
+  cleanups.push(() => rm(folder, { recursive: true, force: true }));
+  const dataFile = join(folder, 'data.json');
+  const profileId = uniqueProfileId();
+  cleanups.push(() => closeProfileDb(profileId));
+  const clock = new FakeClock();
+  const outbox = new Outbox(openProfileDb(profileId), clock);
+  const engineFor = (service: RunningService) => {
+    const engine = new SyncEngine({
+      api: apiFor(service.url, profileId),
+      db: openProfileDb,
+      profileIds: () => [profileId],
+      serviceUrl: () => service.url,
+      clock,
+    });
+    cleanups.push(() => engine.stop());
+    return engine;
+  };
+  /** Sends what is queued to a service that loses every answer, then starts a healthy one. */
+  const sendAndLose = async (port?: number): Promise<RunningService> => {
+    const broken = await serve({ ...options, dataFile, faults: 'reset-after:1', ...(port ? { port } : {}) });
+    const engine = engineFor(broken);
+    engine.start();
+    await engine.whenIdle();
+    engine.stop();
+    await broken.stop();
+    return serve({ ...options, dataFile, port: broken.port });
+  };
+  return { clock, outbox, profileId, engineFor, sendAndLose, apiFor: (url: string) => apiFor(url, profileId) };
+}
 
-    // A service that already holds an animal like the one about to be entered.
-    const seeded = await serve({ dataFile });
-    const api0 = apiFor(seeded.url, profileId);
-    const earlier = await api0.createPet({
+describe('SyncEngine with the local service, the answer lost after the animal was stored', () => {
+  it('--no-idempotency: asks staff, showing the stored animal and another device’s; sends nothing', async () => {
+    const { outbox, profileId, engineFor, sendAndLose, apiFor: api } = await lostAnswers({ idempotency: false });
+    const entry = await outbox.enqueue(pet('Rex', '2', 'available'));
+    const healthy = await sendAndLose();
+    expect(healthy.animalCount()).toBe(1);
+    // Another device enters a Rex as well, meanwhile.
+    const theirs = await api(healthy.url).createPet({
       profileId,
       pet: pet('Rex', '2', 'available'),
       idempotencyKey: crypto.randomUUID(),
     });
-    expect(earlier.ok).toBe(true);
-    await seeded.stop();
-
-    const broken = await serve({ dataFile, port: seeded.port, faults: 'reset-after:1' });
-    const clock = new FakeClock();
-    const engine = new SyncEngine({
-      api: apiFor(broken.url, profileId),
-      db: openProfileDb,
-      profileIds: () => [profileId],
-      clock,
-    });
-    cleanups.push(() => engine.stop());
-    const outbox = new Outbox(openProfileDb(profileId), clock);
-    const entry = await outbox.enqueue(pet('Rex', '2', 'available'));
-
+    const engine = engineFor(healthy);
     engine.start();
     await engine.whenIdle();
-    expect(broken.animalCount()).toBe(2); // stored, but the answer was lost
-    const [waiting] = await outbox.list();
-    expect(waiting).toMatchObject({ state: 'queued', unknownOutcome: true, attempts: 1 });
-    expect(['offline', 'bad_response', 'timeout']).toContain(waiting?.lastError?.code);
-    await broken.stop();
 
-    const healthy = await serve({ dataFile, port: seeded.port });
-    engine.stop();
-    const next = new SyncEngine({
-      api: apiFor(healthy.url, profileId),
-      db: openProfileDb,
-      profileIds: () => [profileId],
-      clock,
-    });
-    cleanups.push(() => next.stop());
-    next.start(); // a kick at start does not wait for the backoff
-    await next.whenIdle();
-
+    const [asked] = await outbox.list();
+    expect(asked).toMatchObject({ state: 'check_needed', serverId: null });
+    const ids = asked?.check?.candidates.map((animal) => animal.id) ?? [];
+    expect(ids).toHaveLength(2);
+    expect(ids).toContain(theirs.ok ? theirs.data.animal.id : 'missing');
     expect(healthy.animalCount()).toBe(2);
-    const [sent] = await outbox.list();
-    expect(sent).toMatchObject({ localId: entry.localId, state: 'sent', attempts: 1 });
-    expect(sent?.serverId).not.toBe(earlier.ok ? earlier.data.animal.id : null);
-    expect(sent?.serverId).toMatch(/^\d+$/);
+
+    const ours = ids.find((id) => id !== (theirs.ok ? theirs.data.animal.id : ''));
+    await outbox.confirmMatch(entry.localId, ours ?? '');
+    expect(await outbox.list()).toMatchObject([{ state: 'sent', serverId: ours }]);
+    expect(healthy.animalCount()).toBe(2);
+  });
+
+  it('--no-idempotency, 100 newer animals of the status: asks rather than creating it again', async () => {
+    const { outbox, profileId, engineFor, sendAndLose, apiFor: api } = await lostAnswers({ idempotency: false });
+    await outbox.enqueue(pet('Rex', '2', 'available'));
+    const healthy = await sendAndLose();
+    const other = api(healthy.url);
+    for (let i = 0; i < 100; i += 1) {
+      const created = await other.createPet({
+        profileId,
+        pet: pet(`Newer ${i}`, '3', 'available'),
+        idempotencyKey: crypto.randomUUID(),
+      });
+      expect(created.ok).toBe(true);
+    }
+    const engine = engineFor(healthy);
+    engine.start();
+    await engine.whenIdle();
+    expect((await outbox.list())[0]?.state).toBe('check_needed');
+    expect(healthy.animalCount()).toBe(101);
+  });
+
+  it('honouring keys: "send mine" replays the stored animal; the next doubt is settled alone', async () => {
+    const { outbox, engineFor, sendAndLose } = await lostAnswers({ idempotency: true });
+    const rex = await outbox.enqueue(pet('Rex', '2', 'available'));
+    let healthy = await sendAndLose();
+    let engine = engineFor(healthy);
+    engine.start();
+    await engine.whenIdle();
+    const [asked] = await outbox.list();
+    expect(asked?.state).toBe('check_needed');
+    const storedId = asked?.check?.candidates[0]?.id;
+
+    await outbox.sendMine(rex.localId);
+    engine.kick();
+    await engine.whenIdle();
+    expect(await outbox.list()).toMatchObject([{ state: 'sent', serverId: storedId }]);
+    expect(healthy.animalCount()).toBe(1);
+    engine.stop();
+    await healthy.stop();
+
+    await outbox.enqueue(pet('Tom', '4', 'pending'));
+    healthy = await sendAndLose(healthy.port);
+    engine = engineFor(healthy);
+    engine.start();
+    await engine.whenIdle();
+    expect((await outbox.list()).map((entry) => entry.state)).toEqual(['sent', 'sent']);
+    expect(healthy.animalCount()).toBe(2);
   });
 });

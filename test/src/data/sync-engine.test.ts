@@ -17,7 +17,7 @@ function setup(profileCount = 1) {
   const api = new FakeApi(clock);
   const profiles = Array.from({ length: profileCount }, () => freshDb());
   const ids = profiles.map((p) => p.profileId);
-  const engine = new SyncEngine({ api, db: openProfileDb, profileIds: () => ids, clock });
+  const engine = new SyncEngine({ api, db: openProfileDb, profileIds: () => ids, clock, random: () => 0 });
   const events: SyncProgress[] = [];
   engine.onProgress((p) => events.push(p));
   cleanups.push(() => engine.stop(), ...profiles.map((p) => p.close));
@@ -150,7 +150,7 @@ describe('SyncEngine', () => {
     await engine.whenIdle();
 
     expect(await outbox.pending()).toMatchObject([
-      { state: 'queued', attempts: 1, nextAttemptAt: clock.now() + 2000, unknownOutcome: true },
+      { state: 'queued', attempts: 1, failures: 1, nextAttemptAt: clock.now() + 2000, doubtSince: clock.now() },
     ]);
     expect(engine.progress(profileId)).toMatchObject({ active: true, lastError: { code: 'offline' } });
     clock.advance(1999);
@@ -188,25 +188,31 @@ describe('SyncEngine', () => {
     expect(await outbox.list()).toMatchObject([{ state: 'sent' }]);
   });
 
-  it('a kick (connectivity back) sends at once without waiting for the backoff', async () => {
-    const { api, engine, outbox } = setup();
+  it('connectivity back (wake) sends at once without waiting for the backoff', async () => {
+    const { api, engine, outbox, profileId } = setup();
     await outbox.enqueue(pet('Rex'));
     api.failCreate('timeout', 'No answer within 15 s.');
     engine.start();
     await engine.whenIdle();
-    engine.kick();
+    engine.wake(profileId);
     await engine.whenIdle();
     expect(api.createCalls).toHaveLength(2);
     expect(await outbox.list()).toMatchObject([{ state: 'sent' }]);
   });
 
   it('resends an entry found in `sending` at start with its same key', async () => {
-    const { api, engine, outbox, profileId } = setup();
+    const { api, engine, outbox } = setup();
     const entry = await outbox.enqueue(pet('Rex', '3'));
     await outbox.markSending(entry.localId); // the app closed while this was on its way
     engine.start();
     await engine.whenIdle();
-    expect(api.listCalls).toEqual([{ profileId, query: { limit: 100 } }]);
+    // No status given: the service chose one, so every status is read, and the unfiltered list.
+    expect(api.listCalls.map((call) => call.query)).toEqual([
+      { limit: 100, status: 'available' },
+      { limit: 100, status: 'pending' },
+      { limit: 100, status: 'sold' },
+      { limit: 100 },
+    ]);
     expect(api.createCalls.map((c) => c.idempotencyKey)).toEqual([entry.idempotencyKey]);
     expect(await outbox.list()).toMatchObject([{ state: 'sent', attempts: 2 }]);
   });

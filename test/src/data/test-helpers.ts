@@ -81,7 +81,8 @@ type ListAnswer = ListResult | ((input: ListInput) => ListResult | Promise<ListR
 
 /**
  * A fake `AdoptionApi` over an in-memory service (`animals`) that does not honour
- * idempotency keys. Scripted answers are used first, in order; otherwise `createPet` stores
+ * idempotency keys unless `honoursKeys` is set (then a repeated key answers the first
+ * creation again). Scripted answers are used first, in order; otherwise `createPet` stores
  * the pet under a new id and `listPets` answers from the stored animals. Records every call
  * and the highest number of `createPet` calls in flight at once.
  */
@@ -92,16 +93,25 @@ export class FakeApi implements Pick<AdoptionApi, 'createPet' | 'listPets'> {
   readonly listAnswers: ListAnswer[] = [];
   readonly animals: Animal[] = [];
   maxConcurrentCreates = 0;
+  honoursKeys = false;
+  private readonly byKey = new Map<string, Animal>();
   private inFlight = 0;
   private nextId = 1000;
 
   constructor(private readonly clock: { now(): number } = { now: () => 0 }) {}
 
-  /** Stores a pet as the service would, returning the created animal. */
-  store(newPet: NewPet): Animal {
+  /** Stores a pet as the service would (under `key`, when given), returning the created animal. */
+  store(newPet: NewPet, key?: string): Animal {
     const created: Animal = { id: String(this.nextId++), ...newPet };
     this.animals.push(created);
+    if (key) this.byKey.set(key, created);
     return created;
+  }
+
+  /** What the service does with a creation: a replay when it honours keys and knows this one. */
+  create(input: CreateInput): Animal {
+    const prior = this.honoursKeys ? this.byKey.get(input.idempotencyKey) : undefined;
+    return prior ?? this.store(input.pet, input.idempotencyKey);
   }
 
   createPet = async (input: CreateInput): Promise<CreateResult> => {
@@ -113,7 +123,7 @@ export class FakeApi implements Pick<AdoptionApi, 'createPet' | 'listPets'> {
       const answer = this.createAnswers.shift();
       if (typeof answer === 'function') return await answer(input, this);
       if (answer) return answer;
-      return ok({ animal: this.store(input.pet), fetchedAt: this.clock.now() });
+      return ok({ animal: this.create(input), fetchedAt: this.clock.now() });
     } finally {
       this.inFlight -= 1;
     }
