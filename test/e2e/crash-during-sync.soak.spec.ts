@@ -27,6 +27,7 @@ for (const idempotency of [true, false])
           test.setTimeout(120_000);
           await storeBoundKey(secretStore, 'local', service.url, service.key);
           const deps = { service, dataDir, keychainService, browser };
-          checkCrashOutcome(info, await runCrashScenario(deps, seed, kind), { seed, kind, idempotency });
+          const outcome = await runCrashScenario(deps, seed, kind, idempotency ? 'send-mine' : 'this-one');
+          checkCrashOutcome(info, outcome, { seed, kind, idempotency });
         });
   });

@@ -3,7 +3,10 @@
  * drain started, then at a seeded moment the browser host child is `kill -9`ed or the
  * browser is closed; after the restart every animal is on the service exactly once and
  * nothing is queued or lost. 3 seeds × {host kill, browser close} against a service that
- * honours Idempotency-Key, and 2 seeds against `--no-idempotency` (reconciliation alone).
+ * honours Idempotency-Key, and 2 seeds against `--no-idempotency`. The creation the crash
+ * cut may be asked about ("check needed", at most one question per run): against the
+ * idempotent service the run answers "send mine" (the key replays the stored animal),
+ * against `--no-idempotency` "it is this one" (reconciliation never guesses alone).
  * The 20-seed variants: crash-during-sync.soak.spec.ts (SOAK=1).
  */
 import { storeBoundKey } from '../../electron/core/bound-key';
@@ -22,7 +25,8 @@ function crashTest(title: string, seed: number, kind: CrashKind, idempotency: bo
     test.setTimeout(90_000);
     await storeBoundKey(secretStore, 'local', service.url, service.key);
     const deps = { service, dataDir, keychainService, browser };
-    checkCrashOutcome(info, await runCrashScenario(deps, seed, kind), { seed, kind, idempotency });
+    const outcome = await runCrashScenario(deps, seed, kind, idempotency ? 'send-mine' : 'this-one');
+    checkCrashOutcome(info, outcome, { seed, kind, idempotency });
   });
 }
 
@@ -32,7 +36,7 @@ test.describe('against a service that honours Idempotency-Key', () => {
     for (const kind of KINDS) crashTest(`seed ${seed}: ${kind} mid-drain, every animal exactly once`, seed, kind, true);
 });
 
-test.describe('against --no-idempotency (reconciliation alone prevents duplicates)', () => {
+test.describe('against --no-idempotency (staff confirm the doubtful one: no duplicate)', () => {
   test.use({ serviceOptions: { ...SERVICE, idempotency: false } });
   for (const [seed, kind] of [
     [201, 'host-kill'],

@@ -29,7 +29,7 @@ test('removing a profile with 3 queued warns with the count, deletes its data, a
     color: 'blue',
   });
   expect(saved).toMatchObject({ ok: true, data: { id: 'field-team' } });
-  await page.getByLabel('Profile').selectOption('field-team');
+  await page.getByTestId('profile-band').locator('select').selectOption('field-team');
   await page.getByRole('link', { name: 'Add animal', exact: true }).click();
   for (const name of ['Ada', 'Bo', 'Cy']) await addAnimal(page, name, '4');
   await expect(page.getByTestId('queued-row')).toHaveCount(3);
@@ -42,11 +42,11 @@ test('removing a profile with 3 queued warns with the count, deletes its data, a
   await page.screenshot({ path: info.outputPath('remove-warning.png'), fullPage: true });
   await warning.getByRole('button', { name: 'Keep the profile' }).click();
   await expect(warning).toHaveCount(0);
-  await expect(page.getByLabel('Profile')).toHaveValue('field-team');
+  await expect(page.getByTestId('profile-band').locator('select')).toHaveValue('field-team');
 
   await page.getByRole('button', { name: 'Remove this profile' }).click();
   await warning.getByRole('button', { name: 'Remove Field Team and its 3 unsent animals' }).click();
-  await expect(page.getByLabel('Profile').locator('option[value="field-team"]')).toHaveCount(0);
+  await expect(page.getByTestId('profile-band').locator('option[value="field-team"]')).toHaveCount(0);
   await expect.poll(() => databaseNames(page)).not.toContain('adoption-desk.field-team');
 
   // Set up again under the same name, this time with the key: it starts empty and sends only
@@ -61,7 +61,7 @@ test('removing a profile with 3 queued warns with the count, deletes its data, a
   expect(id).not.toBe('field-team');
   await secretStore.set(id, service.key);
   try {
-    await page.getByLabel('Profile').selectOption(id);
+    await page.getByTestId('profile-band').locator('select').selectOption(id);
     await page.getByRole('link', { name: 'Add animal', exact: true }).click();
     await expect(page.getByTestId('queued-row')).toHaveCount(0);
     await addAnimal(page, 'Fresh', '4');
@@ -81,7 +81,7 @@ test('a profile with nothing unsent is removed after a plain confirmation; a fai
   const { page, service, host } = app;
   await expectListLoaded(page);
   await host.core.router.handle('saveProfile', { name: 'Spare', baseUrl: service.url, color: 'grey' });
-  await page.getByLabel('Profile').selectOption('spare');
+  await page.getByTestId('profile-band').locator('select').selectOption('spare');
   await page.getByRole('link', { name: 'Keys and profiles' }).click();
   // The settings file cannot be replaced (a folder stands in its place): removing fails.
   const settings = join(dataDir, 'profiles.json');
@@ -93,6 +93,6 @@ test('a profile with nothing unsent is removed after a plain confirmation; a fai
   await expect(confirm).toContainText('Nothing entered in Spare is waiting to be sent');
   await confirm.getByRole('button', { name: 'Remove Spare', exact: true }).click();
   await expect(page.getByRole('alert')).toContainText('The profile could not be removed');
-  await expect(page.getByLabel('Profile')).toHaveValue('spare');
+  await expect(page.getByTestId('profile-band').locator('select')).toHaveValue('spare');
   expect(await databaseNames(page)).toContain('adoption-desk.spare');
 });

@@ -8,6 +8,12 @@
  * The seeded moment: after the k-th creation request passed the service's validation
  * (`prepared`: the answer is certainly lost) or right after the k-th creation was stored
  * and logged (`created`: the 201 is on its way), k in 1..50.
+ *
+ * The creation cut by the crash is in doubt. Unless the service has already shown that it
+ * keeps idempotency keys, the app cannot be sure a matching animal on the service is its own
+ * (another device may share the key), so it asks ("check needed"), and the run answers as
+ * staff would: `this-one` (the candidate has this run's unique name) or `send-mine` (with
+ * the same key, which a service that keeps keys answers with the stored animal).
  */
 import { join } from 'node:path';
 import { expect, type Browser, type BrowserContext, type Page } from '@playwright/test';
@@ -20,6 +26,7 @@ import { freePort, startHostProcess, type HostProcess } from './host-process';
 import { categoryFor, queueThroughForm } from './queue-through-form';
 
 export type CrashKind = 'host-kill' | 'browser-close';
+export type StaffAnswer = 'this-one' | 'send-mine';
 export const CRASH_COUNT = 50;
 
 export interface CrashDeps {
@@ -41,6 +48,8 @@ export interface CrashOutcome {
   /** States of the app's outbox rows after the drain, by name. */
   outbox: { name: string; state: string; serverId: string | null }[];
   serviceIds: Map<string, string[]>;
+  /** Questions ("check needed") staff answered before everything was sent. */
+  checks: number;
 }
 
 interface OutboxRowView {
@@ -70,7 +79,12 @@ export async function readOutbox(page: Page): Promise<OutboxRowView[]> {
   });
 }
 
-export async function runCrashScenario(deps: CrashDeps, seed: number, kind: CrashKind): Promise<CrashOutcome> {
+export async function runCrashScenario(
+  deps: CrashDeps,
+  seed: number,
+  kind: CrashKind,
+  answer: StaffAnswer,
+): Promise<CrashOutcome> {
   const { service, dataDir } = deps;
   const random = mulberry32(seed);
   const phase = random() < 0.5 ? 'prepared' : 'created';
@@ -153,8 +167,21 @@ export async function runCrashScenario(deps: CrashDeps, seed: number, kind: Cras
       await page.goto(await host.newLaunchUrl());
     }
     await page.getByRole('link', { name: 'Animals', exact: true }).click();
+    let checks = 0;
+    const button = answer === 'this-one' ? /^It is this one/ : /^Send mine/;
     await expect
-      .poll(async () => (await readOutbox(page)).filter((row) => row.state === 'sent').length, { timeout: 60_000 })
+      .poll(
+        async () => {
+          const check = page.getByTestId('check-entry').first();
+          if (await check.isVisible()) {
+            await check.getByRole('button', { name: button }).first().click();
+            await expect(check).toHaveCount(0);
+            checks += 1;
+          }
+          return (await readOutbox(page)).filter((row) => row.state === 'sent').length;
+        },
+        { timeout: 60_000 },
+      )
       .toBe(CRASH_COUNT);
     await expect(page.getByTestId('queued-row')).toHaveCount(0);
     await expect(page.getByTestId('attention-entry')).toHaveCount(0);
@@ -167,7 +194,7 @@ export async function runCrashScenario(deps: CrashDeps, seed: number, kind: Cras
       serviceIds.set(animal.name, [...(serviceIds.get(animal.name) ?? []), animal.id]);
     const perName = new Map(names.map((name) => [name, serviceIds.get(name)?.length ?? 0]));
     const duplicates = (data?.animals.length ?? 0) - [...perName.values()].filter((n) => n > 0).length;
-    return { phase, k, storedAtCrash, perName, duplicates, outbox, serviceIds };
+    return { phase, k, storedAtCrash, perName, duplicates, outbox, serviceIds, checks };
   } finally {
     await context.close().catch(() => undefined);
     await host.stop();
