@@ -84,18 +84,18 @@ export class OutboxStore {
 
   /** Staff: send this entry (with its own key). Returns a problem message or null. */
   async sendMine(localId: string): Promise<string | null> {
-    const problem = await this.#answer(() => this.outbox.sendMine(localId));
-    if (!problem) this.sync.kick(this.profileId);
-    return problem;
+    return this.#answer(() => this.outbox.sendMine(localId));
   }
 
+  /** Applies staff's answer, then lets sync go on (and recount its progress). */
   async #answer(change: () => Promise<void>): Promise<string | null> {
     try {
       await change();
-      return null;
     } catch (error) {
       return error instanceof Error ? error.message : String(error);
     }
+    this.sync.kick(this.profileId);
+    return null;
   }
 
   /** After a key was saved: let sync try again. */
