@@ -9,11 +9,12 @@
  * (an entry added, edited or answered; a key saved) to it the same way; the outbox itself
  * every window reads from IndexedDB (liveQuery).
  *
- * Chromium denies the Locks API only to opaque origins (third_party/blink/renderer/modules/
- * locks/lock_manager.cc: `CanAccessLocks()` is `!IsOpaque()`, and file: pages reach it: it
- * counts them as `kFileAccessedLocks`), so the host's http://127.0.0.1 page and Electron's
- * file: page both have it. Where it is missing or refused, this window sends alone (as one
- * window always does) and says so on the console.
+ * The Locks API needs a secure context, and Chromium denies it to opaque origins
+ * (third_party/blink/renderer/modules/locks/lock_manager.cc: `CanAccessLocks()` is
+ * `!IsOpaque()`). The host's http://127.0.0.1 page is a secure context; Electron's
+ * app://adoption-desk page is one with a tuple origin because the scheme is registered
+ * `standard` and `secure` (electron/main/app-protocol.ts). Where the API is missing or refused,
+ * this window sends alone (as one window always does) and says so on the console.
  */
 import { z } from 'zod';
 import { AppError } from '../shared/result';
