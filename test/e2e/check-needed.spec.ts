@@ -10,7 +10,7 @@
 import type { Page } from '@playwright/test';
 import { readRequestLog } from '../service/index';
 import { expect, test } from './fixtures';
-import { addAnimal, expectListLoaded } from './renderer-helpers';
+import { addAnimal, expectListLoaded, expectNoAxeViolations } from './renderer-helpers';
 import { readOutbox } from './support/crash-scenario';
 import { FetchCutter, startDevice, type Device } from './support/devices';
 
@@ -89,6 +89,7 @@ test.describe('two devices, one key, a service that ignores Idempotency-Key', ()
     await expect(a.page.getByRole('region', { name: 'Check needed' })).toBeVisible();
     await expect(a.page.getByTestId('sync-indicator')).toContainText('1 to check');
     await a.page.screenshot({ path: info.outputPath('check-needed.png'), fullPage: true });
+    await expectNoAxeViolations(a.page);
     expect(await readOutbox(a.page)).toMatchObject([{ name: 'Kitten', state: 'check_needed', serverId: null }]);
     expect(service.running.animalCount()).toBe(1);
 

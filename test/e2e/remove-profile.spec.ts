@@ -7,7 +7,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { addAnimal, creations, expectListLoaded } from './renderer-helpers';
+import { addAnimal, creations, expectListLoaded, expectNoAxeViolations } from './renderer-helpers';
 
 test.use({ serviceOptions: { seedAnimals: 0 } });
 
@@ -40,6 +40,8 @@ test('removing a profile with 3 queued warns with the count, deletes its data, a
   const warning = page.getByRole('alertdialog', { name: 'Remove Field Team?' });
   await expect(warning).toContainText('3 animals entered in Field Team have not been sent');
   await page.screenshot({ path: info.outputPath('remove-warning.png'), fullPage: true });
+  await expect(warning.getByRole('button', { name: 'Keep the profile' })).toBeFocused();
+  await expectNoAxeViolations(page);
   await warning.getByRole('button', { name: 'Keep the profile' }).click();
   await expect(warning).toHaveCount(0);
   await expect(page.getByTestId('profile-band').locator('select')).toHaveValue('field-team');
