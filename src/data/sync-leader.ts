@@ -159,7 +159,12 @@ export class SharedSync {
     this.#leading = true;
     this.#theirs.clear();
     this.opts.engine.start();
-    for (const profileId of this.opts.profileIds()) this.#emit(this.opts.engine.progress(profileId));
+    // Every window now shows this one's progress (the last sender's is no longer true).
+    for (const profileId of this.opts.profileIds()) {
+      const progress = this.opts.engine.progress(profileId);
+      this.#emit(progress);
+      this.#post({ type: 'progress', progress });
+    }
   }
 
   #emit(progress: SyncProgress): void {

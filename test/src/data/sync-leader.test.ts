@@ -71,7 +71,7 @@ const settle = async () => {
   for (let i = 0; i < 20; i += 1) await new Promise((resolve) => setTimeout(resolve, 0));
 };
 
-function twoWindows() {
+function appWindows(count: number) {
   const clock = new FakeClock();
   const api = new FakeApi(clock);
   const { db, profileId, close } = freshDb();
@@ -86,7 +86,13 @@ function twoWindows() {
     return { engine, sync, seen };
   };
   cleanups.push(close);
-  return { clock, api, profileId, outbox: new Outbox(db, clock), first: window(), second: window() };
+  const windows = Array.from({ length: count }, window);
+  return { clock, api, profileId, outbox: new Outbox(db, clock), windows };
+}
+
+function twoWindows() {
+  const { windows, ...rest } = appWindows(2);
+  return { ...rest, first: windows[0]!, second: windows[1]! };
 }
 
 describe('SharedSync', () => {
@@ -133,6 +139,23 @@ describe('SharedSync', () => {
     second.sync.kick(profileId);
     await second.engine.whenIdle();
     expect(api.createCalls.map((call) => call.pet.name)).toEqual(['After']);
+  });
+
+  it('when a window takes over, the windows still waiting show its progress, not the last sender’s', async () => {
+    const { profileId, outbox, windows } = appWindows(3);
+    const [first, second, third] = windows as [(typeof windows)[0], (typeof windows)[0], (typeof windows)[0]];
+    await outbox.enqueue(pet('A'));
+    for (const w of windows) w.sync.start();
+    await settle();
+    await first.engine.whenIdle();
+    await settle();
+    expect(third.sync.progress(profileId)).toMatchObject({ sent: 1, total: 1 });
+    first.sync.stop();
+    await settle();
+    expect([second.sync.leading, third.sync.leading]).toEqual([true, false]);
+    // The new sender has sent nothing yet: the last sender's "1 of 1, all sent" is not shown as its own.
+    expect(third.sync.progress(profileId)).toEqual(second.sync.progress(profileId));
+    expect(third.sync.progress(profileId)).toMatchObject({ sent: 0, total: 0, allSentAt: null });
   });
 
   it('sends on its own, and says so, where Web Locks are refused', async () => {
