@@ -50,6 +50,10 @@ test('staff add a profile, save its key, list its animals and remove it', async 
   // Removed: gone from the list of profiles, Local demo shown again, its key gone from the keychain.
   await page.getByRole('link', { name: 'Keys and profiles' }).click();
   await page.getByRole('button', { name: 'Remove this profile' }).click();
+  await page
+    .getByRole('alertdialog', { name: 'Remove North shelter?' })
+    .getByRole('button', { name: 'Remove North shelter', exact: true })
+    .click();
   await expect(band).toContainText('LOCAL DEMO');
   await expect(page.getByLabel('Profile', { exact: true }).getByRole('option', { name: /North shelter/ })).toHaveCount(
     0,

@@ -2,8 +2,8 @@
  * More than one app in one test: "devices" (each its own app core + browser host, data folder
  * and browser context, all talking to one local service, as laptops at one event share a key)
  * and extra tabs of one host. Every page reaches its host through `openHost`, the one place
- * that knows how (today `page.goto(host.url)`), so a change of the host's launch protocol is
- * made here once.
+ * that knows how: through a one-time launch URL, which gives the page's browser context the
+ * host's session (so a further tab of that context could also open the plain origin).
  *
  * `FetchCutter` wraps Node's fetch for one device's core, so a test can cut one creation at a
  * chosen point and hold the device's later requests until the test lets them through.
@@ -12,14 +12,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
+import { storeBoundKey } from '../../../electron/core/bound-key';
 import type { SecretStore } from '../../../electron/core/secret-store';
 import { startAppOnHost, type AppOnHost } from '../../../electron/host';
 import type { E2eService } from '../fixtures';
 import { e2eOutDir } from './global-setup';
 
+/** A host as the fixtures give it (`launchUrl`) or as `startAppOnHost` does (`createLaunchUrl`). */
+export type LaunchableHost = { launchUrl(): string } | { createLaunchUrl(): string };
+
 /** Opens the app of `host` in `page`. */
-export async function openHost(page: Page, host: { url: string }): Promise<void> {
-  await page.goto(host.url);
+export async function openHost(page: Page, host: LaunchableHost): Promise<void> {
+  await page.goto('launchUrl' in host ? host.launchUrl() : host.createLaunchUrl());
 }
 
 export interface Device {
@@ -40,7 +44,7 @@ export interface DeviceOptions {
 /** A second (third, …) laptop: its own data folder, core, host and browser context. */
 export async function startDevice(options: DeviceOptions): Promise<Device> {
   const dataDir = mkdtempSync(join(tmpdir(), 'adoption-e2e-device-'));
-  await options.secretStore.set('local', options.service.key);
+  await storeBoundKey(options.secretStore, 'local', options.service.url, options.service.key);
   const app = await startAppOnHost({
     dataDir,
     secretStore: options.secretStore,

@@ -57,7 +57,10 @@ describe('sendHttp', () => {
     const clock = new FakeClock();
     const rejecting = (error: Error) => async () => Promise.reject(error);
     const send = (error: Error) =>
-      sendHttp({ method: 'POST', url: new URL(BASE), bearerKey: KEY, body: '{}' }, { fetch: rejecting(error), clock });
+      sendHttp(
+        { method: 'POST', url: new URL(BASE), bearerKey: KEY, keyOrigin: ORIGIN, body: '{}' },
+        { fetch: rejecting(error), clock },
+      );
     const socket = (code: string, message = code) =>
       new TypeError('fetch failed', { cause: Object.assign(new Error(message), { code }) });
     // As Node's fetch (undici) reports a refused connection and an unknown host.
@@ -81,7 +84,7 @@ describe('sendHttp', () => {
       throw new TypeError('fetch failed', { cause: Object.assign(new Error('refused'), { code: 'ECONNREFUSED' }) });
     };
     const exchange = await sendHttp(
-      { method: 'POST', url: new URL(BASE), bearerKey: KEY, body: '{}' },
+      { method: 'POST', url: new URL(BASE), bearerKey: KEY, keyOrigin: ORIGIN, body: '{}' },
       { fetch: fetchOnce, clock },
     );
     expect(exchange).toMatchObject({ kind: 'failure', error: { code: 'offline' } });
