@@ -15,6 +15,8 @@
  *   `doubtSince` (replacing the `unknownOutcome` flag: when a send first may have reached the
  *   service unanswered), `check` (what staff are asked about) and `notOurs` (service ids staff
  *   said are not this entry). Indexes unchanged.
+ * - version 5: a `categories` table (category id → the name staff gave it, src/data/categories.ts).
+ *   Nothing else changes; the upgrade only creates the empty table.
  */
 import Dexie, { type Table } from 'dexie';
 import type { Animal, NewPet, PetStatus } from '../shared/animal';
@@ -91,7 +93,7 @@ export interface MetaRow {
 }
 
 export const DB_NAME_PREFIX = 'adoption-desk.';
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 /** The stores of version 1, kept so the upgrade path from it stays testable. */
 export const SCHEMA_V1 = {
@@ -118,6 +120,16 @@ export const SCHEMA_V3 = {
 /** Version 4 changes outbox rows only (see `upgradeOutboxToV4`). */
 export const SCHEMA_V4 = SCHEMA_V3;
 
+/** Version 5 adds the category names (see src/data/categories.ts). */
+export const SCHEMA_V5 = { ...SCHEMA_V4, categories: 'id' } as const;
+
+/** A category name of the profile, as stored (version 5). */
+export interface CategoryRow {
+  id: string;
+  label: string;
+  updatedAt: number;
+}
+
 /** Fills the version-4 fields of an outbox row of version 3 (in place). */
 export function upgradeOutboxToV4(row: Record<string, unknown>): void {
   const inDoubt = row.unknownOutcome === true || row.state === 'sending';
@@ -134,6 +146,7 @@ export class ProfileDb extends Dexie {
   outbox!: Table<OutboxRow, string>;
   quarantine!: Table<QuarantinedRow, string>;
   meta!: Table<MetaRow, string>;
+  categories!: Table<CategoryRow, string>;
 
   constructor(readonly profileId: string) {
     // Strict durability: a committed transaction is on disk, so an entered animal survives
@@ -168,6 +181,7 @@ export class ProfileDb extends Dexie {
     this.version(4)
       .stores(SCHEMA_V4)
       .upgrade((tx) => tx.table('outbox').toCollection().modify(upgradeOutboxToV4));
+    this.version(5).stores(SCHEMA_V5);
   }
 }
 

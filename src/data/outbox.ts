@@ -36,13 +36,23 @@ export class Outbox {
 
   /** Adds an entry; resolves only after the transaction committed (strict durability). */
   async enqueue(pet: NewPet): Promise<OutboxEntry> {
-    const valid = parsePet(pet);
+    const [entry] = await this.enqueueMany([pet]);
+    return entry!;
+  }
+
+  /**
+   * Adds several entries in the given order, each with its own idempotency key, in one
+   * transaction: all are on disk (strict durability) when it resolves, or none is. Every pet is
+   * checked first; one invalid pet adds nothing.
+   */
+  async enqueueMany(pets: readonly NewPet[]): Promise<OutboxEntry[]> {
+    const valid = pets.map(parsePet);
     const db = this.db;
     const now = this.clock.now();
-    const row: OutboxRow = {
+    const rows: OutboxRow[] = valid.map((pet) => ({
       localId: crypto.randomUUID(),
       idempotencyKey: crypto.randomUUID(),
-      pet: valid,
+      pet,
       createdAt: now,
       updatedAt: now,
       state: 'queued',
@@ -55,13 +65,14 @@ export class Outbox {
       check: null,
       notOurs: [],
       seq: 0,
-    };
+    }));
     await db.transaction('rw', db.outbox, async () => {
       const last = await db.outbox.orderBy('seq').last();
-      row.seq = (last?.seq ?? 0) + 1;
-      await db.outbox.add(row);
+      let seq = last?.seq ?? 0;
+      for (const row of rows) row.seq = ++seq;
+      await db.outbox.bulkAdd(rows);
     });
-    return toEntry(row);
+    return rows.map(toEntry);
   }
 
   /** Every valid entry in creation order; invalid rows are moved to the quarantine. */

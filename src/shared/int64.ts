@@ -19,3 +19,13 @@ export function compareInt64(a: string, b: string): number {
   const y = BigInt(b);
   return x < y ? -1 : x > y ? 1 : 0;
 }
+
+/**
+ * Turns what staff type ("007", " 42 ") into the canonical decimal string ("7", "42");
+ * text that is no whole number is returned trimmed, for the schema to reject with its message.
+ */
+export function canonicalInt64(text: string): string {
+  const trimmed = text.trim();
+  if (/^-?\d{1,25}$/.test(trimmed)) return BigInt(trimmed).toString();
+  return trimmed;
+}

@@ -1,0 +1,69 @@
+/**
+ * What a spreadsheet file must be before any row is read (size, UTF-8 text), and the one rule
+ * about formula-looking cells that import and export share.
+ *
+ * A cell starting with `=`, `+`, `-` or `@` (or a tab or carriage return) is run as a formula
+ * by Excel, LibreOffice and Google Sheets (CSV injection, OWASP). Export neutralises such a cell
+ * by putting an apostrophe before it, which spreadsheets show as text; import reads that
+ * apostrophe back off, and refuses a cell that starts like a formula without it.
+ */
+
+/** A spreadsheet import takes at most this many bytes (about 5,000 animals) … */
+export const IMPORT_MAX_BYTES = 2 * 1024 * 1024;
+/** … and at most this many rows below the header. */
+export const IMPORT_MAX_ROWS = 5000;
+
+/**
+ * Starts like a formula. papaparse's own `escapeFormulae: true` uses `/^[=+\-@\t\r].*$/`, whose
+ * `.*$` fails on a cell with a line break (`.` stops at `\n`), so such a cell would slip
+ * through unescaped: this pattern looks at the first character only.
+ */
+export const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** An apostrophe export put before a formula-looking cell. */
+const NEUTRALISED = /^'[=+\-@\t\r]/;
+
+/** The cell as staff meant it: an apostrophe export added is taken off again. */
+export function unneutralise(cell: string): string {
+  return NEUTRALISED.test(cell) ? cell.slice(1) : cell;
+}
+
+/** True when the cell, as read, would run as a formula in a spreadsheet (leading spaces aside). */
+export function looksLikeFormula(cell: string): boolean {
+  return FORMULA_START.test(cell) || FORMULA_START.test(cell.trimStart());
+}
+
+export type DecodedFile = { ok: true; text: string } | { ok: false; message: string };
+
+function megabytes(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** A message when the file is too large to import, checked before it is read; null when it is fine. */
+export function sizeProblem(bytes: number): string | null {
+  if (bytes === 0) return 'The file is empty.';
+  if (bytes <= IMPORT_MAX_BYTES) return null;
+  return `The file is ${megabytes(bytes)}; an import takes at most ${megabytes(IMPORT_MAX_BYTES)} (about ${IMPORT_MAX_ROWS.toLocaleString('en')} animals). Split it into smaller files.`;
+}
+
+const SAVE_AS_UTF8 = 'In the spreadsheet, save it as “CSV UTF-8 (comma delimited)” and choose it again.';
+
+/** The file's text, or why it is not UTF-8 CSV text. Nothing is read beyond the size limit. */
+export function decodeCsvBytes(bytes: Uint8Array): DecodedFile {
+  const tooLarge = sizeProblem(bytes.length);
+  if (tooLarge) return { ok: false, message: tooLarge };
+  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
+    return { ok: false, message: `The file is saved as UTF-16 (“Unicode text”), not UTF-8. ${SAVE_AS_UTF8}` };
+  }
+  if (bytes.includes(0)) {
+    return { ok: false, message: 'The file is not a text file (it holds binary data). Choose a CSV file.' };
+  }
+  let text: string;
+  try {
+    // fatal: a byte that is not UTF-8 is an error, never a silent U+FFFD; the BOM is dropped.
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return { ok: false, message: `The file is not UTF-8 text (it may be in an older encoding). ${SAVE_AS_UTF8}` };
+  }
+  return { ok: true, text };
+}

@@ -1,0 +1,148 @@
+/**
+ * Category names: the interface knows only `categoryId`, so each profile keeps its own table
+ * of names (1 = Dogs, 2 = Cats). Shared here: the schema of one name, of the small JSON file
+ * that carries a table from one laptop to another, and the lookup both ways.
+ */
+import { z } from 'zod';
+import { Int64 } from './animal';
+import { compareInt64 } from './int64';
+import { decodeJson } from './json-codec';
+import { matchKey } from './text-match';
+
+export const CATEGORY_NAME_MAX = 40;
+export const CATEGORY_FILE_KIND = 'adoption-desk.categories';
+export const CATEGORY_FILE_MAX_BYTES = 256 * 1024;
+export const CATEGORY_FILE_MAX_ENTRIES = 1000;
+
+/** A category name as staff type it: trimmed, 1–40 characters, not only digits (that reads as an ID). */
+export const CategoryName = z
+  .string({ error: 'the name is missing' })
+  .trim()
+  .min(1, { message: 'the name is empty' })
+  .max(CATEGORY_NAME_MAX, { message: `the name is longer than ${CATEGORY_NAME_MAX} characters` })
+  .refine((name) => !/\p{Cc}/u.test(name), { message: 'the name contains control characters' })
+  .refine((name) => !/^-?\d+$/.test(name), { message: 'the name is only digits, which would read as a category ID' });
+
+export const Category = z.object({ id: Int64, label: CategoryName });
+export type Category = z.infer<typeof Category>;
+
+/** Problems of a whole table: an id named twice, or two ids sharing a name (case and accents aside). */
+export function tableProblems(categories: readonly Category[]): string[] {
+  const problems: string[] = [];
+  const ids = new Map<string, number>();
+  const names = new Map<string, Category>();
+  categories.forEach((category, index) => {
+    const seen = ids.get(category.id);
+    if (seen !== undefined) problems.push(`entries ${seen + 1} and ${index + 1} both name category ${category.id}`);
+    else ids.set(category.id, index);
+    const key = matchKey(category.label);
+    const other = names.get(key);
+    if (other && other.id !== category.id) {
+      problems.push(`categories ${other.id} and ${category.id} are both called “${category.label}”`);
+    } else names.set(key, category);
+  });
+  return problems;
+}
+
+/** The file's shape: `{ kind, version: 1, categories: [{ id, label }] }`; ids as strings or JSON integers. */
+export const CategoryFile = z.object({
+  kind: z.literal(CATEGORY_FILE_KIND, { error: `this is not a category file of Adoption Desk` }),
+  version: z.literal(1, { error: 'this file is of a version this app does not know' }),
+  categories: z
+    .array(Category, { error: 'the file has no list of categories' })
+    .max(CATEGORY_FILE_MAX_ENTRIES, { message: `the file has more than ${CATEGORY_FILE_MAX_ENTRIES} categories` }),
+});
+
+export type CategoryFileResult = { ok: true; categories: Category[] } | { ok: false; message: string };
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const [first, index, field] = issue.path;
+  if (first !== 'categories' || typeof index !== 'number') return issue.message;
+  if (field === 'id') return `entry ${index + 1}: its ID must be a whole number (64-bit)`;
+  return `entry ${index + 1}: ${field === 'label' ? issue.message : 'it is not an {"id", "label"} pair'}`;
+}
+
+/** Reads a category file; a bad file gets one clear message (and the caller changes nothing). */
+export function parseCategoryFile(text: string): CategoryFileResult {
+  if (text.length > CATEGORY_FILE_MAX_BYTES) {
+    return { ok: false, message: 'The file is too large to be a category file (at most 256 KB).' };
+  }
+  let raw: unknown;
+  try {
+    raw = decodeJson(text.replace(/^\uFEFF/, ''));
+  } catch {
+    return { ok: false, message: 'The file is not a category file: it is not JSON text.' };
+  }
+  const parsed = CategoryFile.safeParse(raw);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.slice(0, 3).map(describeIssue);
+    return { ok: false, message: `The file cannot be used: ${issues.join('; ')}.` };
+  }
+  const problems = tableProblems(parsed.data.categories);
+  if (problems.length > 0)
+    return { ok: false, message: `The file cannot be used: ${problems.slice(0, 3).join('; ')}.` };
+  return { ok: true, categories: sortCategories(parsed.data.categories) };
+}
+
+/** The file text of a table (ids as strings, so every reader keeps them exact). */
+export function categoryFileText(categories: readonly Category[]): string {
+  const body = { kind: CATEGORY_FILE_KIND, version: 1, categories: sortCategories(categories) };
+  return `${JSON.stringify(body, null, 2)}\n`;
+}
+
+export function sortCategories(categories: readonly Category[]): Category[] {
+  return [...categories].sort((a, b) => compareInt64(a.id, b.id));
+}
+
+/** The lookup of one profile's table: name of an id, id of a name (case and accents aside). */
+export class CategoryLabels {
+  static readonly empty = new CategoryLabels([]);
+  readonly #byId = new Map<string, string>();
+  readonly #byName = new Map<string, string>();
+
+  constructor(readonly categories: readonly Category[]) {
+    for (const { id, label } of categories) {
+      this.#byId.set(id, label);
+      this.#byName.set(matchKey(label), id);
+    }
+  }
+
+  get size(): number {
+    return this.#byId.size;
+  }
+
+  labelOf(id: string): string | null {
+    return this.#byId.get(id) ?? null;
+  }
+
+  idOf(name: string): string | null {
+    return this.#byName.get(matchKey(name)) ?? null;
+  }
+
+  /** "Cats" when the id has a name, otherwise "category 7". */
+  describe(id: string): string {
+    return this.labelOf(id) ?? `category ${id}`;
+  }
+}
+
+/** What replacing one table by another changes, for staff to confirm. */
+export interface TableChanges {
+  added: Category[];
+  renamed: { id: string; from: string; to: string }[];
+  removed: Category[];
+  unchanged: number;
+}
+
+export function tableChanges(current: readonly Category[], incoming: readonly Category[]): TableChanges {
+  const now = new Map(current.map((category) => [category.id, category.label]));
+  const next = new Map(incoming.map((category) => [category.id, category.label]));
+  const changes: TableChanges = { added: [], renamed: [], removed: [], unchanged: 0 };
+  for (const category of sortCategories(incoming)) {
+    const label = now.get(category.id);
+    if (label === undefined) changes.added.push(category);
+    else if (label !== category.label) changes.renamed.push({ id: category.id, from: label, to: category.label });
+    else changes.unchanged += 1;
+  }
+  for (const category of sortCategories(current)) if (!next.has(category.id)) changes.removed.push(category);
+  return changes;
+}

@@ -1,0 +1,73 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { AnimalCache } from '../../../src/data/animal-cache';
+import { DuplicateIndex, describeMatches, duplicateQuestion } from '../../../src/data/duplicates';
+import { Outbox } from '../../../src/data/outbox';
+import { CategoryLabels } from '../../../src/shared/categories';
+import { FakeClock, animal, appError, freshDb, pet } from './test-helpers';
+
+const labels = new CategoryLabels([{ id: '2', label: 'Cats' }]);
+
+describe('the duplicate matcher', () => {
+  let close = () => {};
+  afterEach(() => close());
+
+  it('matches name (trimmed, case and accents aside) and category; never another category', () => {
+    const index = DuplicateIndex.of([animal('41', 'Kitten', '2'), animal('42', 'Chloé', '2')], []);
+    expect(index.find(pet('  kITTEN ', '2'))).toEqual([{ kind: 'saved', id: '41' }]);
+    expect(index.find(pet('CHLOE', '2'))).toEqual([{ kind: 'saved', id: '42' }]);
+    expect(index.find(pet('Kitten', '3'))).toEqual([]);
+    expect(index.find(pet('Kittens', '2'))).toEqual([]);
+  });
+
+  it('reads the cache and the outbox: waiting, refused and sent entries, each once', async () => {
+    const fresh = freshDb();
+    close = fresh.close;
+    const clock = new FakeClock();
+    await new AnimalCache(fresh.db).saveAnimal(animal('41', 'Kitten', '2'), clock.now());
+    const outbox = new Outbox(fresh.db, clock);
+    const [waiting, refused, sent, sentUncached] = await outbox.enqueueMany([
+      pet('kitten', '2'),
+      pet('Kitten ', '2'),
+      pet('Kitten', '2'),
+      pet('Kitten', '2'),
+    ]);
+    await outbox.markNeedsAttention(refused!.localId, appError('invalid_request'));
+    await outbox.markSent(sent!.localId, animal('41', 'Kitten', '2'));
+    await fresh.db.outbox.update(sentUncached!.localId, { state: 'sent', serverId: '77' });
+    expect(waiting).toBeDefined();
+
+    const matches = (await DuplicateIndex.read(fresh.db)).find(pet('KITTEN', '2'));
+    expect(matches).toEqual([
+      { kind: 'saved', id: '41' },
+      { kind: 'outbox', state: 'queued' },
+      { kind: 'outbox', state: 'needs_attention' },
+      { kind: 'saved', id: '77' },
+    ]);
+    expect(describeMatches(matches)).toBe('ID 41 / ID 77 / waiting to send / not accepted, waiting for an edit');
+  });
+
+  it('flags later rows of the same file and says which row', () => {
+    const index = DuplicateIndex.of([], []);
+    expect(index.find(pet('Rex', '1'))).toEqual([]);
+    index.addFileRow(pet('Rex', '1'), 4);
+    expect(describeMatches(index.find(pet('rex', '1')))).toBe('row 4 of this file');
+  });
+
+  it('asks the add form question in staff words, with the category name when known', () => {
+    expect(
+      duplicateQuestion(
+        pet('Kitten', '2'),
+        [
+          { kind: 'saved', id: '41' },
+          { kind: 'outbox', state: 'queued' },
+        ],
+        labels,
+      ),
+    ).toBe('Kitten, Cats is already saved on this device (ID 41 / waiting to send). Add another?');
+    expect(duplicateQuestion(pet('Rex', '9'), [{ kind: 'outbox', state: 'sending' }], labels)).toBe(
+      'Rex, category 9 is already saved on this device (sending). Add another?',
+    );
+    const many = ['1', '2', '3', '4', '5'].map((id) => ({ kind: 'saved' as const, id }));
+    expect(describeMatches(many)).toBe('ID 1 / ID 2 / ID 3 / 2 more');
+  });
+});

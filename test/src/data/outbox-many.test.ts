@@ -1,0 +1,38 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { InvalidPetError, Outbox } from '../../../src/data/outbox';
+import { openProfileDb } from '../../../src/data/db';
+import { FakeClock, freshDb, pet } from './test-helpers';
+
+describe('Outbox.enqueueMany (a spreadsheet import)', () => {
+  let close = () => {};
+  afterEach(() => close());
+
+  it('adds every pet in the given order, each with its own idempotency key, durably', async () => {
+    const fresh = freshDb();
+    close = fresh.close;
+    const outbox = new Outbox(fresh.db, new FakeClock());
+    await outbox.enqueue(pet('Before'));
+    const pets = Array.from({ length: 200 }, (_, i) => pet(`Animal ${i}`, String(i + 1)));
+    const entries = await outbox.enqueueMany(pets);
+    expect(entries.map((entry) => entry.pet)).toEqual(pets);
+    expect(new Set(entries.map((entry) => entry.idempotencyKey)).size).toBe(200);
+    expect(new Set(entries.map((entry) => entry.localId)).size).toBe(200);
+
+    // A new connection (as after a restart) reads them back in the same order, after the earlier one.
+    fresh.db.close();
+    close();
+    const reopened = openProfileDb(fresh.profileId);
+    close = () => reopened.close();
+    const listed = await new Outbox(reopened).list();
+    expect(listed.map((entry) => entry.pet.name)).toEqual(['Before', ...pets.map((p) => p.name)]);
+    expect(listed.every((entry) => entry.state === 'queued')).toBe(true);
+  });
+
+  it('adds nothing when one pet is invalid', async () => {
+    const fresh = freshDb();
+    close = fresh.close;
+    const outbox = new Outbox(fresh.db, new FakeClock());
+    await expect(outbox.enqueueMany([pet('Rex'), pet('', '1'), pet('Tom')])).rejects.toThrow(InvalidPetError);
+    expect(await outbox.list()).toEqual([]);
+  });
+});
