@@ -7,9 +7,11 @@
  */
 import { app, dialog, ipcMain, Menu, protocol, session, type BrowserWindow } from 'electron';
 import { join } from 'node:path';
+import { nodeSettingsFs, writeFileAtomic } from '../core/atomic-file';
 import type { EventBus } from '../core/event-bus';
 import type { Router } from '../core/router';
 import { APP_SCHEME, APP_SCHEME_PRIVILEGES, createAppProtocolHandler } from './app-protocol';
+import { createDesktopHandlers, registerDesktopIpc } from './desktop-channels';
 import { forwardEvents, registerIpc, trustedSenderCheck } from './ipc';
 import { productionMenuTemplate } from './menu';
 import { permissionPolicy } from './permissions';
@@ -83,10 +85,18 @@ export function startMainProcess(options: MainProcessOptions): MainProcess {
       Menu.setApplicationMenu(template ? Menu.buildFromTemplate(template) : null);
     }
     core = await options.createCore(windowOptions.userDataDir);
-    registerIpc(
+    const trusted = trustedSenderCheck(() => window, page.isAppUrl);
+    registerIpc(ipcMain, core.router, trusted);
+    registerDesktopIpc(
       ipcMain,
-      core.router,
-      trustedSenderCheck(() => window, page.isAppUrl),
+      createDesktopHandlers<BrowserWindow>({
+        getWindow: () => (window && !window.isDestroyed() ? window : null),
+        showSaveDialog: (win, dialogOptions) => dialog.showSaveDialog(win, dialogOptions),
+        print: (win, printOptions, callback) => win.webContents.print(printOptions, callback),
+        writeFile: (path, text) => writeFileAtomic(nodeSettingsFs, path, text),
+        documentsDir: app.getPath('documents'),
+      }),
+      trusted,
     );
     forwardEvents(core.events, () => (window && !window.isDestroyed() ? window.webContents : null));
     window = createMainWindow(windowOptions);

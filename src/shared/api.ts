@@ -82,6 +82,30 @@ export const api = {
   },
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 
+/** A file name the app suggests in a save dialog: letters, digits, dots, dashes; `.csv` or `.json`. */
+export const SuggestedFileName = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}\.(csv|json)$/, { message: 'not a file name the app suggests' });
+
+/** The largest text a save may carry (a 10,000-animal export is under 1 MiB). */
+export const SAVE_FILE_MAX_CHARS = 16 * 1024 * 1024;
+
+/**
+ * Channels only the Electron host has, handled in electron/main (a native save dialog,
+ * printing the window). The browser host has none: there the renderer uses the browser's own
+ * download and `window.print()`. Called through `window.adoption.desktop` (null in a browser).
+ */
+export const desktopApi = {
+  saveFile: {
+    input: z.object({ suggestedName: SuggestedFileName, text: z.string().max(SAVE_FILE_MAX_CHARS) }),
+    output: z.object({ saved: z.boolean(), fileName: z.string().nullable() }),
+  },
+  printPage: {
+    input: z.object({}),
+    output: z.object({ printed: z.boolean(), reason: z.string().nullable() }),
+  },
+} as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
+
 export const events = {
   governor: GovernorSnapshot,
   connectivity: z.object({ profileId: z.string(), online: z.boolean(), at: z.number() }),
@@ -97,7 +121,14 @@ export type EventName = keyof typeof events;
 export type EventPayload<E extends EventName> = z.output<(typeof events)[E]>;
 
 export const CHANNELS = Object.keys(api) as Channel[];
+
+export type DesktopApi = typeof desktopApi;
+export type DesktopChannel = keyof DesktopApi;
+export type DesktopInput<C extends DesktopChannel> = z.input<DesktopApi[C]['input']>;
+export type DesktopArgs<C extends DesktopChannel> = z.output<DesktopApi[C]['input']>;
+export type DesktopOutput<C extends DesktopChannel> = z.output<DesktopApi[C]['output']>;
+export const DESKTOP_CHANNELS = Object.keys(desktopApi) as DesktopChannel[];
 export const EVENT_NAMES = Object.keys(events) as EventName[];
 
 /** The IPC channel name of an API channel or event (one prefix, one place). */
-export const ipcName = (name: Channel | EventName): string => `adoption:${name}`;
+export const ipcName = (name: Channel | DesktopChannel | EventName): string => `adoption:${name}`;

@@ -6,10 +6,15 @@
 import {
   api,
   CHANNELS,
+  DESKTOP_CHANNELS,
+  desktopApi,
   events,
   type Channel,
   type ChannelInput,
   type ChannelOutput,
+  type DesktopChannel,
+  type DesktopInput,
+  type DesktopOutput,
   type EventName,
   type EventPayload,
 } from './api';
@@ -18,38 +23,49 @@ import { err, resultSchema, type Result } from './result';
 
 export type HostKind = 'electron' | 'browser';
 
+/** What only the Electron host offers (src/shared/api.ts `desktopApi`). */
+export type DesktopMethods = {
+  readonly [C in DesktopChannel]: (input: DesktopInput<C>) => Promise<Result<DesktopOutput<C>>>;
+};
+
 export type AdoptionApi = {
   readonly [C in Channel]: (input: ChannelInput<C>) => Promise<Result<ChannelOutput<C>>>;
 } & {
   readonly host: HostKind;
+  /** The Electron host's own channels; null in a browser (which downloads and prints by itself). */
+  readonly desktop: DesktopMethods | null;
   /** Subscribes to a core event; returns the function that unsubscribes. */
   on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void;
 };
 
 export interface Transport {
-  invoke(channel: Channel, input: unknown): Promise<unknown>;
+  invoke(channel: Channel | DesktopChannel, input: unknown): Promise<unknown>;
   subscribe(event: EventName, listener: (payload: unknown) => void): () => void;
 }
 
 // Built on a channel's first call, not at import: the renderer's start-up evaluates this
 // module, and most channels are not called then (or at all in a session).
-const resultSchemas = new Map<Channel, z.ZodType>();
+const resultSchemas = new Map<string, z.ZodType>();
 
 /** The wire schema of a channel's result; undefined for a name that is no channel. */
-function resultSchemaOf(channel: Channel): z.ZodType | undefined {
-  let schema = resultSchemas.get(channel);
-  if (!schema && Object.hasOwn(api, channel)) {
-    schema = resultSchema(api[channel].output);
-    resultSchemas.set(channel, schema);
+function resultSchemaOf(channel: string, desktop: boolean): z.ZodType | undefined {
+  const key = `${desktop ? 'desktop' : 'api'}:${channel}`;
+  let schema = resultSchemas.get(key);
+  if (!schema) {
+    if (desktop && Object.hasOwn(desktopApi, channel)) {
+      schema = resultSchema(desktopApi[channel as DesktopChannel].output);
+    } else if (!desktop && Object.hasOwn(api, channel)) schema = resultSchema(api[channel as Channel].output);
+    if (schema) resultSchemas.set(key, schema);
   }
   return schema;
 }
 
-async function call<C extends Channel>(
+async function call<T>(
   transport: Transport,
-  channel: C,
+  channel: Channel | DesktopChannel,
   input: unknown,
-): Promise<Result<ChannelOutput<C>>> {
+  desktop: boolean,
+): Promise<Result<T>> {
   let raw: unknown;
   try {
     raw = await transport.invoke(channel, input);
@@ -57,20 +73,28 @@ async function call<C extends Channel>(
     const message = error instanceof Error ? error.message : String(error);
     return err('offline', `The app's core could not be reached (${message}).`);
   }
-  const parsed = resultSchemaOf(channel)?.safeParse(raw);
+  const parsed = resultSchemaOf(channel, desktop)?.safeParse(raw);
   if (!parsed) return err('invalid_request', `Unknown channel ${channel}.`);
   if (!parsed.success) return err('bad_response', `The core answered ${channel} in an unexpected shape.`);
-  return parsed.data as Result<ChannelOutput<C>>;
+  return parsed.data as Result<T>;
 }
 
 export function buildAdoptionApi(transport: Transport, host: HostKind): AdoptionApi {
   const methods = Object.fromEntries(
-    CHANNELS.map((channel) => [channel, (input: unknown) => call(transport, channel, input)]),
+    CHANNELS.map((channel) => [channel, (input: unknown) => call(transport, channel, input, false)]),
   );
+  const desktop =
+    host === 'electron'
+      ? Object.freeze(
+          Object.fromEntries(
+            DESKTOP_CHANNELS.map((channel) => [channel, (input: unknown) => call(transport, channel, input, true)]),
+          ),
+        )
+      : null;
   const on = <E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void) =>
     transport.subscribe(event, (payload) => {
       const parsed = events[event].safeParse(payload);
       if (parsed.success) listener(parsed.data as EventPayload<E>);
     });
-  return Object.freeze({ ...methods, host, on }) as AdoptionApi;
+  return Object.freeze({ ...methods, host, desktop, on }) as AdoptionApi;
 }

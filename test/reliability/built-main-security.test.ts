@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY } from '../../electron/core/content-security-policy';
-import { CHANNELS, ipcName } from '../../src/shared/api';
+import { CHANNELS, DESKTOP_CHANNELS, ipcName } from '../../src/shared/api';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const MAIN = join(ROOT, 'out/main/index.js');
@@ -145,7 +145,7 @@ describe('built main process security', () => {
   });
 
   it('registers exactly the contract channels, answers its own page and refuses a foreign sender', () => {
-    expect(report().ipcChannels).toEqual(CHANNELS.map(ipcName).sort());
+    expect(report().ipcChannels).toEqual([...CHANNELS, ...DESKTOP_CHANNELS].map(ipcName).sort());
     expect(report().foreignSenderAnswer).toEqual({
       ok: false,
       error: { code: 'invalid_request', message: 'Unknown sender' },

@@ -19,6 +19,8 @@ export function fakeAdoptionApi(): FakeApi {
   const calls: Array<{ channel: Channel; input: unknown }> = [];
   const base = {
     host: 'browser' as const,
+    // The browser host has no desktop channels; a test may set its own.
+    desktop: null as AdoptionApi['desktop'],
     calls,
     handle<C extends Channel>(channel: C, handler: Handler<C>) {
       handlers.set(channel, handler as unknown as Handler<Channel>);

@@ -34,6 +34,13 @@ export class FakeWebContents extends Emitter {
   send(channel: string, payload: unknown): void {
     this.sent.push([channel, payload]);
   }
+  /** webContents.print (docs/api/web-contents.md): the test answers through `printAnswer`. */
+  printed: unknown[] = [];
+  printAnswer: [boolean, string] = [true, ''];
+  print(options: unknown, callback: (success: boolean, failureReason: string) => void): void {
+    this.printed.push(options);
+    callback(...this.printAnswer);
+  }
   isDestroyed(): boolean {
     return this.destroyed;
   }
@@ -47,6 +54,11 @@ export function createElectronStandIn() {
   const protocols = new Map<string, (request: Request) => Response | Promise<Response>>();
   const menus = { set: [] as unknown[] };
   const dialogs: { title: string; content: string }[] = [];
+  /** dialog.showSaveDialog calls (docs/api/dialog.md) and what the next one answers. */
+  const saveDialogs = {
+    calls: [] as { window: unknown; options: Record<string, unknown> }[],
+    answer: { canceled: true, filePath: '' },
+  };
 
   class FakeBrowserWindow extends Emitter {
     readonly webContents = new FakeWebContents();
@@ -93,7 +105,9 @@ export function createElectronStandIn() {
       lifecycle.ready = true;
       return Promise.resolve();
     },
-    getPath: (name: string) => (name === 'userData' ? app.userData : `/tmp/${name}`),
+    getPath: (name: string) =>
+      name === 'userData' ? app.userData : name === 'documents' ? app.documents : `/tmp/${name}`,
+    documents: '/tmp/documents',
     isPackaged: false,
   });
 
@@ -122,6 +136,10 @@ export function createElectronStandIn() {
   };
   const dialog = {
     showErrorBox: (title: string, content: string) => void dialogs.push({ title, content }),
+    showSaveDialog: (window: unknown, options: Record<string, unknown>) => {
+      saveDialogs.calls.push({ window, options });
+      return Promise.resolve(saveDialogs.answer);
+    },
   };
 
   const module = {
@@ -148,7 +166,7 @@ export function createElectronStandIn() {
       },
     },
   };
-  return { module, windows, handlers, permissions, lifecycle, protocols, menus, dialogs, failures };
+  return { module, windows, handlers, permissions, lifecycle, protocols, menus, dialogs, saveDialogs, failures };
 }
 
 export type ElectronStandIn = ReturnType<typeof createElectronStandIn>;

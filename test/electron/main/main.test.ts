@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createEventBus } from '../../../electron/core/event-bus';
 import type { Router } from '../../../electron/core/router';
-import { CHANNELS, ipcName } from '../../../src/shared/api';
+import { CHANNELS, DESKTOP_CHANNELS, ipcName } from '../../../src/shared/api';
 import { ok } from '../../../src/shared/result';
 import { createElectronStandIn, FakeWebContents, type ElectronStandIn } from './electron-stand-in';
 
@@ -126,7 +126,7 @@ describe('Electron main process (with a stand-in for electron)', () => {
 
   it('registers every contract channel and answers the main window main frame', async () => {
     const { win } = await start();
-    expect([...standIn.current.handlers.keys()].sort()).toEqual(CHANNELS.map(ipcName).sort());
+    expect([...standIn.current.handlers.keys()].sort()).toEqual([...CHANNELS, ...DESKTOP_CHANNELS].map(ipcName).sort());
     for (const channel of CHANNELS) {
       const handler = standIn.current.handlers.get(ipcName(channel));
       const answer = await handler?.(

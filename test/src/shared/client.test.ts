@@ -30,8 +30,28 @@ describe('buildAdoptionApi', () => {
       'browser',
     );
     for (const channel of CHANNELS) expect(typeof api[channel]).toBe('function');
-    expect(Object.keys(api).sort()).toEqual([...CHANNELS, 'host', 'on'].sort());
+    expect(Object.keys(api).sort()).toEqual([...CHANNELS, 'desktop', 'host', 'on'].sort());
     expect(api.host).toBe('browser');
+    expect(api.desktop).toBeNull();
+  });
+
+  it('gives the Electron host its desktop channels, each checked against the contract', async () => {
+    const invoked: string[] = [];
+    const api = buildAdoptionApi(
+      transport((channel) => {
+        invoked.push(channel);
+        return channel === 'saveFile' ? { ok: true, data: { saved: true, fileName: 'a.csv' } } : { ok: true, data: 1 };
+      }),
+      'electron',
+    );
+    expect(Object.keys(api.desktop ?? {}).sort()).toEqual(['printPage', 'saveFile']);
+    expect(await api.desktop?.saveFile({ suggestedName: 'a.csv', text: 'x' })).toEqual({
+      ok: true,
+      data: { saved: true, fileName: 'a.csv' },
+    });
+    const bad = await api.desktop?.printPage({});
+    expect(bad?.ok).toBe(false);
+    expect(invoked).toEqual(['saveFile', 'printPage']);
   });
 
   it('passes valid results through and turns malformed ones into bad_response', async () => {
