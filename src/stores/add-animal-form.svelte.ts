@@ -1,5 +1,6 @@
 /** The Add form: fields, inline validation by the shared contract, and submit to the outbox. */
 import { NewPet, type PetStatus } from '../shared/animal';
+import { matchKey } from '../shared/text-match';
 
 export type FieldErrors = { name?: string; categoryId?: string; status?: string };
 
@@ -41,6 +42,16 @@ export function validateNewPet(
   return { ok: false, errors };
 }
 
+/** What the form asks of the profile besides saving (both optional; the Edit & resend form uses neither). */
+export interface AddFormHooks {
+  /** The id of a known category name typed in the Category field ("Dogs" → "1"), else null. */
+  categoryIdOf?: (text: string) => string | null;
+  /** The question to ask when the pet looks already saved on this device, else null. */
+  duplicateQuestion?: (pet: NewPet) => Promise<string | null>;
+}
+
+const petKey = (pet: NewPet) => `${pet.categoryId}\u0000${matchKey(pet.name)}`;
+
 export class AddAnimalFormStore {
   name = $state('');
   categoryId = $state('');
@@ -52,11 +63,16 @@ export class AddAnimalFormStore {
   failure = $state<string | null>(null);
   /** Counts resets, so the view can move focus back to Name. */
   resets = $state(0);
+  /** Asked before saving a pet that looks already saved: staff add it anyway or not. */
+  duplicate = $state<string | null>(null);
   #touched = false;
+  /** The pet the duplicate question is about: submitting that same pet again adds it. */
+  #askedKey: string | null = null;
 
   constructor(
     private readonly enqueue: (pet: NewPet) => Promise<{ ok: true } | { ok: false; message: string }>,
     initial?: NewPet,
+    private readonly hooks: AddFormHooks = {},
   ) {
     if (initial) {
       this.name = initial.name;
@@ -68,8 +84,22 @@ export class AddAnimalFormStore {
   /** Re-validates after the first submit attempt, so messages clear as staff fix them. */
   revalidate(): void {
     if (!this.#touched) return;
-    const result = validateNewPet(this.name, this.categoryId, this.status);
+    const result = validateNewPet(this.name, this.#categoryText(), this.status);
     this.errors = result.ok ? {} : result.errors;
+    // Another animal now: the question was about the one before.
+    if (this.#askedKey !== null && (!result.ok || petKey(result.pet) !== this.#askedKey)) this.dontAdd(false);
+  }
+
+  /** Staff answered the duplicate question with "Don't add": the question goes (and the fields, if `clear`). */
+  dontAdd(clear = true): void {
+    this.duplicate = null;
+    this.#askedKey = null;
+    if (clear) this.#clear();
+  }
+
+  /** A known category name typed in the field stands for its id. */
+  #categoryText(): string {
+    return this.hooks.categoryIdOf?.(this.categoryId) ?? this.categoryId;
   }
 
   async submit(): Promise<boolean> {
@@ -77,13 +107,24 @@ export class AddAnimalFormStore {
     this.#touched = true;
     this.message = null;
     this.failure = null;
-    const result = validateNewPet(this.name, this.categoryId, this.status);
+    const result = validateNewPet(this.name, this.#categoryText(), this.status);
     if (!result.ok) {
       this.errors = result.errors;
       return false;
     }
     this.errors = {};
     this.submitting = true;
+    const key = petKey(result.pet);
+    if (this.hooks.duplicateQuestion && this.#askedKey !== key) {
+      // Never blocks, never silent: the question is asked once; the same pet submitted again is added.
+      const question = await this.hooks.duplicateQuestion(result.pet).catch(() => null);
+      if (question) {
+        this.submitting = false;
+        this.duplicate = question;
+        this.#askedKey = key;
+        return false;
+      }
+    }
     const saved = await this.enqueue(result.pet);
     this.submitting = false;
     if (!saved.ok) {
@@ -91,11 +132,18 @@ export class AddAnimalFormStore {
       return false;
     }
     this.message = `${result.pet.name} is saved on this device and waiting to send.`;
+    this.duplicate = null;
+    this.#askedKey = null;
+    this.#clear();
+    return true;
+  }
+
+  #clear(): void {
     this.name = '';
     this.categoryId = '';
     this.status = '';
+    this.errors = {};
     this.#touched = false;
     this.resets += 1;
-    return true;
   }
 }

@@ -11,8 +11,10 @@ import { closeProfileDb, deleteProfileDb, openProfileDb, profileDbExists, type P
 import { Outbox } from '../data/outbox';
 import { SyncEngine } from '../data/sync-engine';
 import { SharedSync, SYNC_CHANNEL } from '../data/sync-leader';
+import { DuplicateIndex, duplicateQuestion } from '../data/duplicates';
 import { AddAnimalFormStore } from './add-animal-form.svelte';
 import { AnimalListStore } from './animal-list.svelte';
+import { CategoriesStore } from './categories.svelte';
 import { ClockStore } from './clock.svelte';
 import { ConnectivityStore } from './connectivity.svelte';
 import { DiagnosticsStore } from './diagnostics.svelte';
@@ -20,6 +22,7 @@ import { GovernorStore } from './governor.svelte';
 import { KeysStore } from './keys.svelte';
 import { OutboxStore } from './outbox.svelte';
 import { PrepareForEventStore } from './prepare-for-event.svelte';
+import { PrintStore } from './print.svelte';
 import { ProfilesStore } from './profiles.svelte';
 import { RouterStore } from './router.svelte';
 import { SavedAnimalsStore } from './saved-animals.svelte';
@@ -33,6 +36,8 @@ export class ProfileSession {
   readonly outbox: OutboxStore;
   readonly addForm: AddAnimalFormStore;
   readonly prepare: PrepareForEventStore;
+  readonly categories: CategoriesStore;
+  readonly print: PrintStore;
   readonly reachability: (error: AppError | null) => void;
 
   constructor(
@@ -47,18 +52,28 @@ export class ProfileSession {
     this.list = new AnimalListStore(api, profileId, this.cache, this.reachability);
     this.saved = new SavedAnimalsStore(this.db);
     this.outbox = new OutboxStore(profileId, this.db, new Outbox(this.db), sync);
-    this.addForm = new AddAnimalFormStore((pet) => this.outbox.enqueue(pet));
+    this.categories = new CategoriesStore(this.db);
+    this.print = new PrintStore(api, this.cache);
+    this.addForm = new AddAnimalFormStore((pet) => this.outbox.enqueue(pet), undefined, {
+      categoryIdOf: (text) => this.categories.labels.idOf(text),
+      duplicateQuestion: async (pet) => {
+        const matches = (await DuplicateIndex.read(this.db)).find(pet);
+        return matches.length > 0 ? duplicateQuestion(pet, matches, this.categories.labels) : null;
+      },
+    });
     this.prepare = new PrepareForEventStore(api, profileId, this.cache);
   }
 
   start(): void {
     this.saved.start();
     this.outbox.start();
+    this.categories.start();
   }
 
   stop(): void {
     this.saved.stop();
     this.outbox.stop();
+    this.categories.stop();
   }
 }
 

@@ -63,6 +63,21 @@ export class OutboxStore {
     return { ok: true };
   }
 
+  /**
+   * Writes several creations (a spreadsheet import) in file order in one transaction, each with
+   * its own idempotency key; resolves once all are on disk (or none is), then asks sync to send.
+   */
+  async enqueueMany(pets: readonly NewPet[]): Promise<{ ok: true; count: number } | { ok: false; message: string }> {
+    let count: number;
+    try {
+      count = (await this.outbox.enqueueMany(pets)).length;
+    } catch (error) {
+      return { ok: false, message: error instanceof Error ? error.message : String(error) };
+    }
+    this.sync.kick(this.profileId);
+    return { ok: true, count };
+  }
+
   async editAndResend(localId: string, pet: NewPet): Promise<string | null> {
     try {
       await this.outbox.edit(localId, pet);

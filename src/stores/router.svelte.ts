@@ -6,6 +6,8 @@ export type Route =
   | { name: 'new' }
   | { name: 'detail'; id: string }
   | { name: 'saved' }
+  | { name: 'import' }
+  | { name: 'print' }
   | { name: 'settings' }
   | { name: 'orders' }
   | { name: 'diagnostics' }
@@ -15,6 +17,8 @@ export const HREF = {
   animals: '#/animals',
   new: '#/animals/new',
   saved: '#/saved',
+  import: '#/import',
+  print: '#/print',
   settings: '#/settings',
   orders: '#/orders',
   diagnostics: '#/diagnostics',
@@ -27,6 +31,8 @@ export function parseHash(hash: string): Route {
   if (path === '' || path === '/' || path === '/animals') return { name: 'animals' };
   if (path === '/animals/new') return { name: 'new' };
   if (path === '/saved') return { name: 'saved' };
+  if (path === '/import') return { name: 'import' };
+  if (path === '/print') return { name: 'print' };
   if (path === '/settings') return { name: 'settings' };
   if (path === '/orders') return { name: 'orders' };
   if (path === '/diagnostics') return { name: 'diagnostics' };
