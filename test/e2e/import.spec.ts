@@ -121,9 +121,9 @@ test.describe('files that cannot be imported', () => {
     await page.getByRole('link', { name: 'Import', exact: true }).click();
     const text = `name,category\n"  ${first.name.toUpperCase()} ",${first.categoryId}\nBrand new,1\n`;
     await page.getByLabel('Spreadsheet file (.csv)').setInputFiles(upload('dups.csv', text));
-    await expect(page.getByTestId('import-row').nth(0)).toContainText(`Looks like ID ${first.id}`);
-    await expect(page.getByRole('button', { name: 'Add 1 animals to the queue' })).toBeEnabled();
-    await page.getByLabel('Also add the 1 rows that look like animals already on this device').check();
+    await expect(page.getByTestId('import-row').nth(0)).toContainText(`Possible duplicate of ID ${first.id}`);
+    await expect(page.getByRole('button', { name: 'Add 1 animal to the queue' })).toBeEnabled();
+    await page.getByLabel('Also add the 1 row that looks like animals already on this device').check();
     await page.getByRole('button', { name: 'Add 2 animals to the queue' }).click();
     await expect(page.getByTestId('import-result')).toContainText('2 animals from dups.csv are saved on this device');
     await expect.poll(async () => (await creations(service)).length, { timeout: 30_000 }).toBe(2);
