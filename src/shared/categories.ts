@@ -6,7 +6,6 @@
 import { z } from 'zod';
 import { Int64 } from './animal';
 import { compareInt64 } from './int64';
-import { decodeJson } from './json-codec';
 import { matchKey } from './text-match';
 
 export const CATEGORY_NAME_MAX = 40;
@@ -44,7 +43,7 @@ export function tableProblems(categories: readonly Category[]): string[] {
   return problems;
 }
 
-/** The file's shape: `{ kind, version: 1, categories: [{ id, label }] }`; ids as strings or JSON integers. */
+/** The file's shape: `{ kind, version: 1, categories: [{ id, label }] }`; ids as strings (or small JSON integers). */
 export const CategoryFile = z.object({
   kind: z.literal(CATEGORY_FILE_KIND, { error: `this is not a category file of Adoption Desk` }),
   version: z.literal(1, { error: 'this file is of a version this app does not know' }),
@@ -62,6 +61,25 @@ function describeIssue(issue: z.core.$ZodIssue): string {
   return `entry ${index + 1}: ${field === 'label' ? issue.message : 'it is not an {"id", "label"} pair'}`;
 }
 
+/**
+ * Ids as JSON integers are taken while a double holds them exactly; a larger one has already
+ * been rounded by `JSON.parse` and is refused (the file this app writes has ids as strings). Plain
+ * `JSON.parse` rather than the exact codec: it keeps lossless-json out of the window's bundle.
+ */
+function numericIds(raw: unknown): string | null {
+  const entries = (raw as { categories?: unknown } | null)?.categories;
+  if (!Array.isArray(entries)) return null;
+  for (const [index, entry] of entries.entries()) {
+    const id = (entry as { id?: unknown } | null)?.id;
+    if (typeof id !== 'number' || !Number.isInteger(id)) continue;
+    if (!Number.isSafeInteger(id)) {
+      return `entry ${index + 1}: its ID is not a whole number a file can hold exactly; write it as text, in quotes`;
+    }
+    (entry as { id: unknown }).id = String(id);
+  }
+  return null;
+}
+
 /** Reads a category file; a bad file gets one clear message (and the caller changes nothing). */
 export function parseCategoryFile(text: string): CategoryFileResult {
   if (text.length > CATEGORY_FILE_MAX_BYTES) {
@@ -69,10 +87,12 @@ export function parseCategoryFile(text: string): CategoryFileResult {
   }
   let raw: unknown;
   try {
-    raw = decodeJson(text.replace(/^\uFEFF/, ''));
+    raw = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch {
     return { ok: false, message: 'The file is not a category file: it is not JSON text.' };
   }
+  const unsafe = numericIds(raw);
+  if (unsafe) return { ok: false, message: `The file cannot be used: ${unsafe}.` };
   const parsed = CategoryFile.safeParse(raw);
   if (!parsed.success) {
     const issues = parsed.error.issues.slice(0, 3).map(describeIssue);

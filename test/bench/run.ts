@@ -9,8 +9,16 @@ import { coreCostBench } from './core-cost';
 import { drainBench } from './drain';
 import { rendererBench } from './renderer';
 import { serviceThroughputBench } from './service-throughput';
+import { toolkitBench } from './toolkit';
 
-const BENCHES: Bench[] = [serviceThroughputBench, drainBench, rendererBench, coreCostBench, bundleSizeBench];
+const BENCHES: Bench[] = [
+  serviceThroughputBench,
+  drainBench,
+  rendererBench,
+  coreCostBench,
+  bundleSizeBench,
+  toolkitBench,
+];
 
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2);

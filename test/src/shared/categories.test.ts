@@ -47,10 +47,19 @@ describe('category file', () => {
     });
   });
 
-  it('accepts ids written as JSON integers, exactly, and trims names', () => {
+  it('accepts ids written as JSON integers a double holds exactly, and trims names', () => {
+    const text = file([{ id: 9007199254740991, label: ' Birds ' }]);
+    expect(parseCategoryFile(text)).toEqual({ ok: true, categories: [{ id: '9007199254740991', label: 'Birds' }] });
+  });
+
+  it('refuses a JSON integer id above 2^53 (JSON.parse would round it) and asks for text', () => {
     const text =
-      '{"kind":"adoption-desk.categories","version":1,"categories":[{"id":9007199254740993,"label":" Birds "}]}';
-    expect(parseCategoryFile(text)).toEqual({ ok: true, categories: [{ id: '9007199254740993', label: 'Birds' }] });
+      '{"kind":"adoption-desk.categories","version":1,"categories":[{"id":9007199254740993,"label":"Birds"}]}';
+    expect(parseCategoryFile(text)).toEqual({
+      ok: false,
+      message:
+        'The file cannot be used: entry 1: its ID is not a whole number a file can hold exactly; write it as text, in quotes.',
+    });
   });
 
   it.each([
