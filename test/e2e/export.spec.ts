@@ -6,7 +6,6 @@
 import Papa from 'papaparse';
 import { CONTENT_SECURITY_POLICY } from '../../electron/core/content-security-policy';
 import { expect, test } from './fixtures';
-import { expectListLoaded } from './renderer-helpers';
 import { createOnService, download, nameCategory, serviceList } from './support/toolkit';
 
 const BIG_FIRST_ID = '9007199254740993';
