@@ -62,6 +62,12 @@ test('category names: edited, exported, imported from a file (a bad one changes 
     /^3\s*Rabbits/,
   ]);
 
+  // The list shows the name beside the id.
+  await page.getByRole('link', { name: 'Animals', exact: true }).click();
+  const dog = (await serviceList(service, 'limit=20')).find((animal) => animal.categoryId === '1');
+  if (!dog) throw new Error('the seeded service has no animal of category 1');
+  await expect(page.locator(`[data-testid="animal-row"][data-id="${dog.id}"]`)).toContainText('Category 1 · Dogs');
+
   const [first] = await serviceList(service, 'limit=1');
   if (!first) throw new Error('the service has no animal');
   await page.goto(`${app.host.url}#/animals/${first.id}`);
