@@ -33,6 +33,10 @@ test('import preview and print view', async ({ app }) => {
   ] as const) {
     await nameCategory(page, id, name);
   }
+  await expectNoAxeViolations(page);
+  // For review only (not in the README): the category names card.
+  await page.getByRole('heading', { name: 'Category names' }).scrollIntoViewIfNeeded();
+  await page.screenshot({ path: test.info().outputPath('category-names.png') });
   const [known] = await serviceList(service, 'limit=1');
   if (!known) throw new Error('the service has no animal');
 
