@@ -124,7 +124,8 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   }
 
   const handlers: Handlers = {
-    listPets: ({ profileId, query }) => withClient(profileId, (c) => c.listPets(query)),
+    listPets: ({ profileId, query, view }) =>
+      withClient(profileId, (c) => c.listPets(query, view === undefined ? {} : { view })),
     getPet: ({ profileId, id }) => withClient(profileId, (c) => c.getPet(id)),
     createPet: ({ profileId, pet, idempotencyKey }) => withClient(profileId, (c) => c.createPet(pet, idempotencyKey)),
     ordersRaw: ({ profileId }) => withClient(profileId, (c) => c.ordersRaw()),

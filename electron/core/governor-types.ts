@@ -53,3 +53,34 @@ export interface GovernorTaskEntry {
   signal?: AbortSignal;
   detach?: () => void;
 }
+
+/**
+ * A queue entry for `task`, settling `resolve`/`reject`; with a signal, an abort while queued
+ * calls `onAbort(entry)`, which answers whether the entry was still queued (then it is cancelled).
+ */
+export function createEntry(
+  kind: TaskKind,
+  task: (attempt: number) => Promise<AttemptReport<unknown>>,
+  options: ScheduleOptions,
+  settle: { resolve: (value: unknown) => void; reject: (reason: unknown) => void },
+  onAbort: (entry: GovernorTaskEntry) => boolean,
+): GovernorTaskEntry {
+  const entry: GovernorTaskEntry = {
+    kind,
+    attempt: 0,
+    notBefore: 0,
+    run: task,
+    retryable: options.retryable,
+    ...settle,
+  };
+  const signal = options.signal;
+  if (signal) {
+    const abort = (): void => {
+      if (onAbort(entry)) entry.reject(new QueueCancelledError());
+    };
+    signal.addEventListener('abort', abort, { once: true });
+    entry.signal = signal;
+    entry.detach = () => signal.removeEventListener('abort', abort);
+  }
+  return entry;
+}
