@@ -93,7 +93,8 @@ export class AdaptiveRate {
 
   /**
    * A refusal that told no window to wait for: cuts the rate and returns the profile's pause,
-   * [w/2, w) with w = max(1 s, one interval) doubled per refusal in a row, at most 60 s.
+   * [w, 2w) with w = max(1 s, one interval of the cut rate) doubled per refusal in a row, at
+   * most 60 s.
    */
   onRefused(now: number): number {
     this.start(Math.max(MIN_RATE, DECREASE * (this.allowed ?? FLOOR_PLAN_RATE)));
@@ -102,8 +103,9 @@ export class AdaptiveRate {
     this.streak += 1;
     this.acceptedSinceDecay = 0;
     const interval = 1000 / (this.allowed ?? FLOOR_PLAN_RATE);
-    const ceiling = Math.min(MAX_PAUSE_MS, Math.max(MIN_PAUSE_MS, interval) * 2 ** Math.min(this.streak - 1, 16));
-    const pause = Math.floor(ceiling / 2 + (ceiling / 2) * Math.min(Math.max(this.random(), 0), 1));
+    // never sooner than one interval of the cut rate; jitter upwards, so that devices spread
+    const base = Math.max(MIN_PAUSE_MS, interval) * 2 ** Math.min(this.streak - 1, 16);
+    const pause = Math.floor(Math.min(MAX_PAUSE_MS, base * (1 + Math.min(Math.max(this.random(), 0), 1))));
     // after the pause the probe goes at once, then the pace resumes
     this.nextAt = now + pause;
     return pause;

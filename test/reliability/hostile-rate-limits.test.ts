@@ -58,8 +58,8 @@ const CASES: WaitCase[] = [
   {
     name: 'Retry-After garbage',
     headers: () => ({ 'Retry-After': 'soon, maybe <b>' }),
-    // nothing usable: the learned pause (rate cut to 0.7/s, 3/4 of max(1 s, 1/0.7 s) with random 0.5)
-    waitMs: 1071,
+    // nothing usable: the learned pause (rate cut to 0.7/s, 1.5 × max(1 s, 1/0.7 s) with random 0.5)
+    waitMs: 2142,
     reason: 'throttled',
     notice: /unreadable Retry-After/,
   },
@@ -91,7 +91,7 @@ const CASES: WaitCase[] = [
   {
     name: '429 without Retry-After or rate-limit headers',
     headers: () => ({}),
-    waitMs: 1071,
+    waitMs: 2142,
     reason: 'throttled',
     notice: null,
   },

@@ -36,8 +36,8 @@ describe('AdaptiveRate (AIMD)', () => {
     const pauses = [1, 2, 3].map((i) => rate.onRefused(T0 + i * 100_000));
     expect(rate.rate).toBeCloseTo(FLOOR_PLAN_RATE * DECREASE ** 3, 10);
     expect(rate.isLearned).toBe(true);
-    // w = max(1 s, one interval) × 2^(n−1), the pause 3/4 of it with random 0.5
-    const expected = [1, 2, 3].map((n) => Math.floor(0.75 * (1000 / DECREASE ** n) * 2 ** (n - 1)));
+    // w = max(1 s, one interval) × 2^(n−1), the pause 1.5 w with random 0.5
+    const expected = [1, 2, 3].map((n) => Math.floor(1.5 * (1000 / DECREASE ** n) * 2 ** (n - 1)));
     expect(pauses).toEqual(expected);
     // after the pause the probe may go at once
     expect(rate.readyAt(T0 + 300_000)).toBe(T0 + 300_000 + pauses[2]!);
@@ -55,7 +55,7 @@ describe('AdaptiveRate (AIMD)', () => {
   });
 
   it('forgets one refusal of the streak per STREAK_DECAY accepted requests', () => {
-    const rate = new AdaptiveRate(() => 0.999);
+    const rate = new AdaptiveRate(() => 0);
     rate.onHeaderless();
     rate.onRefused(T0);
     rate.onRefused(T0 + 1);

@@ -48,9 +48,9 @@ describe('governor behind a gateway that says little', () => {
     await clock.advance(120_000);
     expect(await Promise.all(calls)).toHaveLength(6);
     const times = service.sent.map((sent) => sent.at - start);
-    // refusal 1 → pause 1071 ms, refusal 2 → 3061 ms (doubled, rate cut twice), then the probe
+    // refusal 1 → pause 2142 ms, refusal 2 → 6122 ms (doubled, rate cut twice), then the probe
     // alone and the rest paced at the learned 0.49 r/s (about 2.04 s apart)
-    expect(times.slice(0, 3)).toEqual([0, 1071, 1071 + 3061]);
+    expect(times.slice(0, 3)).toEqual([0, 2142, 2142 + 6122]);
     for (let i = 3; i < times.length; i += 1) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(2000);
     expect(service.sent.slice(0, 3).map((sent) => sent.label)).toEqual(['r0', 'r0', 'r0']);
   });

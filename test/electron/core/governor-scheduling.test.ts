@@ -151,12 +151,12 @@ describe('RateLimitGovernor scheduling', () => {
     const start = clock.now();
     const result = service.call('read', 'list');
     await clock.flush();
-    expect(governor.snapshot()).toMatchObject({ pauseReason: 'throttled', pausedUntil: start + 1071 });
+    expect(governor.snapshot()).toMatchObject({ pauseReason: 'throttled', pausedUntil: start + 2142 });
     await clock.advance(60_000);
     await expect(result).resolves.toBe('list:200');
-    // the pace is cut to 0.7, 0.49, 0.343 per second; each pause is [w/2, w) (random 0.5: 3/4 w)
+    // the pace is cut to 0.7, 0.49, 0.343 per second; each pause is [w, 2w) (random 0.5: 1.5 w)
     // with w = max(1 s, one interval) × 2^(refusals in a row − 1)
-    expect(service.sent.map((s) => s.at - start)).toEqual([0, 1071, 1071 + 3061, 1071 + 3061 + 8746]);
+    expect(service.sent.map((s) => s.at - start)).toEqual([0, 2142, 2142 + 6122, 2142 + 6122 + 17492]);
   });
 
   it.each([
