@@ -31,7 +31,7 @@ export class AdaptiveRate {
   /** Requests per second allowed, null while the service's headers govern. */
   private allowed: number | null = null;
   /** The rate after the last cut (or the start): the unit of the additive increase. */
-  private base = FLOOR_PLAN_RATE;
+  private base: number;
   private nextAt = 0;
   private streak = 0;
   private acceptedSinceDecay = 0;
@@ -40,7 +40,13 @@ export class AdaptiveRate {
   /** Whether the rate was learned from a refusal (else it is the assumed floor plan). */
   private learned = false;
 
-  constructor(private readonly random: () => number) {}
+  constructor(
+    private readonly random: () => number,
+    /** The rate assumed while the service tells none (requests per second). */
+    private readonly assumed = FLOOR_PLAN_RATE,
+  ) {
+    this.base = assumed;
+  }
 
   /** Requests per second while pacing, else null. */
   get rate(): number | null {
@@ -54,9 +60,9 @@ export class AdaptiveRate {
   /** A response without rate headers: pace at the floor plan's rate if nothing else is known. */
   onHeaderless(): void {
     if (this.allowed !== null) return;
-    this.start(FLOOR_PLAN_RATE);
+    this.start(this.assumed);
     // the request just answered counts: the next one waits one interval after it
-    if (this.lastSentAt !== null) this.nextAt = Math.max(this.nextAt, this.lastSentAt + 1000 / FLOOR_PLAN_RATE);
+    if (this.lastSentAt !== null) this.nextAt = Math.max(this.nextAt, this.lastSentAt + 1000 / this.assumed);
   }
 
   /** A response with `X-RateLimit-*`: they govern, unless a header-less refusal came lately. */
@@ -97,12 +103,12 @@ export class AdaptiveRate {
    * most 60 s.
    */
   onRefused(now: number): number {
-    this.start(Math.max(MIN_RATE, DECREASE * (this.allowed ?? FLOOR_PLAN_RATE)));
+    this.start(Math.max(MIN_RATE, DECREASE * (this.allowed ?? this.assumed)));
     this.learned = true;
     this.lastRefusalAt = now;
     this.streak += 1;
     this.acceptedSinceDecay = 0;
-    const interval = 1000 / (this.allowed ?? FLOOR_PLAN_RATE);
+    const interval = 1000 / (this.allowed ?? this.assumed);
     // never sooner than one interval of the cut rate; jitter upwards, so that devices spread
     const base = Math.max(MIN_PAUSE_MS, interval) * 2 ** Math.min(this.streak - 1, 16);
     const pause = Math.floor(Math.min(MAX_PAUSE_MS, base * (1 + Math.min(Math.max(this.random(), 0), 1))));

@@ -31,6 +31,8 @@ export interface GovernorOptions {
   maxRetries?: number;
   /** Waited beyond a reset time, because `X-RateLimit-Reset` has whole seconds. */
   resetMarginMs?: number;
+  /** Requests per second assumed while the service tells no limit (default 1: the Free plan). */
+  assumedRate?: number;
 }
 
 /** Rejection of a task cancelled by its signal before it was sent. */

@@ -71,7 +71,12 @@ export class RateLimitGovernor {
     this.maxInFlight = Math.max(1, options.maxInFlight ?? 4);
     this.maxRetries = Math.max(0, options.maxRetries ?? 3);
     this.resetMarginMs = options.resetMarginMs ?? 100;
-    this.gate = new PacingGate(this.window, new AdaptiveRate(this.random), this.random, this.resetMarginMs);
+    this.gate = new PacingGate(
+      this.window,
+      new AdaptiveRate(this.random, options.assumedRate),
+      this.random,
+      this.resetMarginMs,
+    );
     this.timer = new WakeTimer(this.clock, () => this.pump());
   }
 
