@@ -7,10 +7,22 @@ import { printResults, saveResult, type Bench, type BenchResult } from './lib/re
 import { bundleSizeBench } from './bundle-size';
 import { coreCostBench } from './core-cost';
 import { drainBench } from './drain';
+import { gatewayDrainBench } from './gateway-drain';
+import { refreshStormBench } from './refresh-storm';
 import { rendererBench } from './renderer';
 import { serviceThroughputBench } from './service-throughput';
+import { sharedKeyBench } from './shared-key';
 
-const BENCHES: Bench[] = [serviceThroughputBench, drainBench, rendererBench, coreCostBench, bundleSizeBench];
+const BENCHES: Bench[] = [
+  serviceThroughputBench,
+  drainBench,
+  gatewayDrainBench,
+  sharedKeyBench,
+  refreshStormBench,
+  rendererBench,
+  coreCostBench,
+  bundleSizeBench,
+];
 
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2);
