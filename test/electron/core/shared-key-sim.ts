@@ -78,7 +78,11 @@ export async function simulateSharedKey(options: SimOptions): Promise<SimReport>
       if (decision.kind === 'banned' && !counts.banned) counts.bans += 1;
       counts.banned = decision.kind === 'banned';
       headers['Retry-After'] = String(decision.retryAfterSeconds);
-      body = JSON.stringify({ code: decision.kind === 'banned' ? 'key_banned' : 'rate_limited', message: 'limited', status: 429 });
+      body = JSON.stringify({
+        code: decision.kind === 'banned' ? 'key_banned' : 'rate_limited',
+        message: 'limited',
+        status: 429,
+      });
     } else {
       counts.banned = false;
       if (init.method === 'POST') counts.created += 1;
