@@ -87,8 +87,9 @@ export class PacingGate {
     const remaining = this.window.remaining;
     const resetAt = this.window.resetAt;
     if (remaining === null || resetAt === null || resetAt <= now || remaining - inFlight <= 0) return null;
-    // our share of what remains, spread over the time to the reset
+    // our share of what remains, spread over the time to the reset (to 0.1 s: it is for people)
     const share = (remaining - inFlight) / this.share.devices(now);
-    return { intervalMs: Math.max(1, Math.round((resetAt - now) / Math.max(1, share))), reason: 'shared_key' };
+    const intervalMs = Math.max(100, Math.round((resetAt - now) / Math.max(1, share) / 100) * 100);
+    return { intervalMs, reason: 'shared_key' };
   }
 }

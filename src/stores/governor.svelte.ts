@@ -39,6 +39,8 @@ export type MeterView = {
   /** ms between requests while they are spaced, else null. */
   paceMs: number | null;
   pacingReason: PacingReason | null;
+  /** ms until the next request may go while the pace holds one, else 0. */
+  heldForMs: number;
   /** Devices estimated to use the key, this one included. */
   devices: number;
   /** Requests waiting in the core. */
@@ -68,6 +70,7 @@ export function meterView(snapshot: GovernorSnapshot, now: number): MeterView {
     pausedForMs,
     paceMs: snapshot.pacing?.intervalMs ?? null,
     pacingReason: snapshot.pacing?.reason ?? null,
+    heldForMs: held && snapshot.heldUntil !== null ? snapshot.heldUntil - now : 0,
     devices: snapshot.devices,
     queued,
     notice: snapshot.notice,

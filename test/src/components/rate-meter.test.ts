@@ -12,6 +12,7 @@ const base: MeterView = {
   pausedForMs: 0,
   paceMs: null,
   pacingReason: null,
+  heldForMs: 0,
   devices: 1,
   queued: 0,
   notice: null,
@@ -78,6 +79,11 @@ describe('RateMeter', () => {
     });
     expect(text()).toContain('Slowed');
     expect(text()).toContain('1 request every 1.4 s · the service asked us to slow down · 5 waiting');
+    cleanup();
+    render(RateMeter, {
+      meter: { ...base, state: 'pacing', paceMs: 4000, pacingReason: 'shared_key', heldForMs: 6500, queued: 9 },
+    });
+    expect(text()).toContain('next request in 7 s · other devices use this key too · 9 waiting');
   });
 
   it('says "not measured yet" only when nothing is known and nothing is held', () => {
