@@ -41,6 +41,8 @@ export interface GatewayOptions {
 export interface GatewayLogLine {
   /** Local epoch ms the request was logged (when its response was sent). */
   at: number;
+  /** Local epoch ms nginx read the request's first byte (`$msec` − `$request_time`). */
+  startedAt: number;
   status: number;
   method: string;
   uri: string;
@@ -92,7 +94,7 @@ http {
   fastcgi_temp_path ${path('temp-fastcgi')};
   uwsgi_temp_path ${path('temp-uwsgi')};
   scgi_temp_path ${path('temp-scgi')};
-  log_format gateway '$msec $status $request_method $request_uri';
+  log_format gateway '$msec $request_time $status $request_method $request_uri';
   access_log ${path('access.log')} gateway;
   # one bucket per API key, as an API gateway limits a key wherever it is used from
   limit_req_zone $http_authorization zone=per_key:1m rate=${options.rate ?? '1r/s'};
@@ -140,9 +142,10 @@ async function waitUntilReady(port: number, child: ChildProcess, errorLog: strin
 export function parseAccessLog(text: string): GatewayLogLine[] {
   const lines: GatewayLogLine[] = [];
   for (const line of text.split('\n')) {
-    const [msec, status, method, uri] = line.trim().split(' ');
-    if (!msec || !status || !method || !uri) continue;
-    lines.push({ at: Math.round(Number(msec) * 1000), status: Number(status), method, uri });
+    const [msec, took, status, method, uri] = line.trim().split(' ');
+    if (!msec || !took || !status || !method || !uri) continue;
+    const at = Math.round(Number(msec) * 1000);
+    lines.push({ at, startedAt: at - Math.round(Number(took) * 1000), status: Number(status), method, uri });
   }
   return lines;
 }
@@ -192,9 +195,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   }
 }
 
-/** The longest run of requests within any `spanMs` (default 1 s) of the log. */
+/** The most requests that reached the gateway within any `spanMs` (default 1 s). */
 export function longestBurst(lines: readonly GatewayLogLine[], spanMs = 1000): number {
-  const times = lines.map((line) => line.at).sort((a, b) => a - b);
+  const times = lines.map((line) => line.startedAt).sort((a, b) => a - b);
   let best = 0;
   let start = 0;
   for (let end = 0; end < times.length; end += 1) {
