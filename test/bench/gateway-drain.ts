@@ -132,7 +132,7 @@ export async function benchGatewayDrain(): Promise<BenchResult> {
           'ours = RateLimitGovernor + createServiceClient().createPet, all queued at once; naive = sequential, ' +
           'backoff 1 s × 2^n after each 429/503; reactive = 4 in flight, waits Retry-After (1 s without) after a 429/503',
         run: 'the three clients of a scenario at the same time, each with its own service and nginx',
-        longestBurst: 'most requests nginx logged within any 1 s',
+        longestBurst: 'most requests that reached nginx within any 1 s ($msec − $request_time)',
       },
     };
   } finally {
