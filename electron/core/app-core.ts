@@ -34,6 +34,8 @@ export interface AppCoreOptions {
   logError?: (message: string) => void;
   /** HTTP limits of every service client (tests shorten the 15 s headers / 30 s total timeouts). */
   http?: ServiceClientOptions['http'];
+  /** The rate the governors assume while a service tells none (tests of other matters raise it). */
+  assumedRate?: number;
 }
 
 export interface AppCore {
@@ -94,7 +96,11 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     const existing = clients.get(profileId);
     if (existing?.baseUrl === profile.baseUrl) return existing;
     drop(profileId);
-    const governor = new RateLimitGovernor({ profileId, clock });
+    const governor = new RateLimitGovernor({
+      profileId,
+      clock,
+      ...(options.assumedRate ? { assumedRate: options.assumedRate } : {}),
+    });
     const stopSnapshots = governor.onSnapshot((snapshot) => events.emit('governor', snapshot));
     const client = createServiceClient({
       fetch: options.fetch,
@@ -124,7 +130,8 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   }
 
   const handlers: Handlers = {
-    listPets: ({ profileId, query }) => withClient(profileId, (c) => c.listPets(query)),
+    listPets: ({ profileId, query, view }) =>
+      withClient(profileId, (c) => c.listPets(query, view === undefined ? {} : { view })),
     getPet: ({ profileId, id }) => withClient(profileId, (c) => c.getPet(id)),
     createPet: ({ profileId, pet, idempotencyKey }) => withClient(profileId, (c) => c.createPet(pet, idempotencyKey)),
     ordersRaw: ({ profileId }) => withClient(profileId, (c) => c.ordersRaw()),

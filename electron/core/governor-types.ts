@@ -31,6 +31,8 @@ export interface GovernorOptions {
   maxRetries?: number;
   /** Waited beyond a reset time, because `X-RateLimit-Reset` has whole seconds. */
   resetMarginMs?: number;
+  /** Requests per second assumed while the service tells no limit (default 1: the Free plan). */
+  assumedRate?: number;
 }
 
 /** Rejection of a task cancelled by its signal before it was sent. */
@@ -52,4 +54,35 @@ export interface GovernorTaskEntry {
   reject: (reason: unknown) => void;
   signal?: AbortSignal;
   detach?: () => void;
+}
+
+/**
+ * A queue entry for `task`, settling `resolve`/`reject`; with a signal, an abort while queued
+ * calls `onAbort(entry)`, which answers whether the entry was still queued (then it is cancelled).
+ */
+export function createEntry(
+  kind: TaskKind,
+  task: (attempt: number) => Promise<AttemptReport<unknown>>,
+  options: ScheduleOptions,
+  settle: { resolve: (value: unknown) => void; reject: (reason: unknown) => void },
+  onAbort: (entry: GovernorTaskEntry) => boolean,
+): GovernorTaskEntry {
+  const entry: GovernorTaskEntry = {
+    kind,
+    attempt: 0,
+    notBefore: 0,
+    run: task,
+    retryable: options.retryable,
+    ...settle,
+  };
+  const signal = options.signal;
+  if (signal) {
+    const abort = (): void => {
+      if (onAbort(entry)) entry.reject(new QueueCancelledError());
+    };
+    signal.addEventListener('abort', abort, { once: true });
+    entry.signal = signal;
+    entry.detach = () => signal.removeEventListener('abort', abort);
+  }
+  return entry;
 }

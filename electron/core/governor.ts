@@ -1,32 +1,35 @@
 /**
  * The rate-limit governor of one profile: a scheduler that decides when each request may
- * go out, so that the key is never banned.
+ * go out, so that the key is never banned. It is the one owner of pacing, waiting, backoff
+ * and retries of requests (docs/architecture.md, "Rate limits").
  *
  * - Learns limit / remaining / reset (skew-corrected) from every response.
  * - Nothing remaining and the reset ahead: requests wait (not refused) until the reset.
- * - 429: waits Retry-After, else the reset, else full-jitter backoff; while any wait is in
- *   force nothing of this profile goes out, and afterwards one probe goes first.
+ * - 429 (and 503, a gateway's way of saying the same): waits Retry-After, else the reset, else
+ *   a pause it learns (AIMD, adaptive-rate.ts); while any wait is in force nothing of this
+ *   profile goes out, and afterwards one probe goes first.
+ * - No rate headers (a gateway hides them): paces at a rate it learns, starting at the
+ *   smallest plan's (adaptive-rate.ts).
+ * - Other devices on the same key (seen from Remaining): keeps to its share (key-share.ts).
  * - key_banned: stops the profile until the time given. Reset > 1 h away with nothing
  *   remaining: the daily quota is used up.
- * - Reads go before writes; at most `maxInFlight` requests at once, never more than what
- *   remains; writes one at a time in the order given.
+ * - Reads go before writes, but a write goes after every WRITE_SHARE reads; at most
+ *   `maxInFlight` requests at once, never more than what remains; writes one at a time in order.
  * - Retries (up to `maxRetries`) only for tasks marked retryable (GETs, POSTs with an
- *   Idempotency-Key), on transient failures and 429s.
+ *   Idempotency-Key), on transient failures and refusals.
  */
 import type { GovernorSnapshot, PauseReason } from '../../src/shared/rate-limit';
+import { AdaptiveRate } from './adaptive-rate';
 import type { Clock } from './clock';
-import {
-  pauseAfter429,
-  pauseForBan,
-  pauseForExhaustion,
-  retryAfterTransient,
-  type Pause,
-  type WindowView,
-} from './pause-policy';
+import { PacingGate } from './pacing-gate';
+import { pauseForBan, pauseForExhaustion, retryAfterTransient, type Pause } from './pause-policy';
 import type { HeaderSource } from './rate-limit-headers';
 import { RateWindow } from './rate-window';
+import { SnapshotListeners } from './snapshot-listeners';
 import { TaskQueue, type TaskKind } from './task-queue';
+import { WakeTimer } from './wake-timer';
 import {
+  createEntry,
   QueueCancelledError,
   type AttemptReport,
   type GovernorOptions,
@@ -45,19 +48,21 @@ export class RateLimitGovernor {
   private readonly resetMarginMs: number;
   private readonly window = new RateWindow();
   private readonly queue = new TaskQueue<Entry>();
-  private readonly listeners = new Set<(snapshot: GovernorSnapshot) => void>();
+  private readonly gate: PacingGate;
+  private readonly listeners = new SnapshotListeners();
   private inFlight = 0;
   private writeInFlight = false;
+  private sent = 0;
   private pausedUntil: number | null = null;
   private pauseReason: PauseReason | null = null;
+  private heldUntil: number | null = null;
   /** Starts true: until a first response tells the state of the window, one request goes alone. */
   private needProbe = true;
   private probeInFlight = false;
   private answered = false;
   private consecutive429 = 0;
   private notice: string | null = null;
-  private timer: { handle: unknown; at: number } | null = null;
-  private lastPublished = '';
+  private readonly timer: WakeTimer;
 
   constructor(options: GovernorOptions) {
     this.profileId = options.profileId;
@@ -66,6 +71,13 @@ export class RateLimitGovernor {
     this.maxInFlight = Math.max(1, options.maxInFlight ?? 4);
     this.maxRetries = Math.max(0, options.maxRetries ?? 3);
     this.resetMarginMs = options.resetMarginMs ?? 100;
+    this.gate = new PacingGate(
+      this.window,
+      new AdaptiveRate(this.random, options.assumedRate),
+      this.random,
+      this.resetMarginMs,
+    );
+    this.timer = new WakeTimer(this.clock, () => this.pump());
   }
 
   /** Queues a task; resolves with the value of its last attempt. */
@@ -79,27 +91,13 @@ export class RateLimitGovernor {
         reject(new QueueCancelledError());
         return;
       }
-      const entry: Entry = {
-        kind,
-        attempt: 0,
-        notBefore: 0,
-        run: task as (attempt: number) => Promise<AttemptReport<unknown>>,
-        retryable: options.retryable,
-        resolve: resolve as (value: unknown) => void,
-        reject,
-      };
-      const signal = options.signal;
-      if (signal) {
-        const onAbort = (): void => {
-          if (this.queue.remove(entry)) {
-            reject(new QueueCancelledError());
-            this.pump();
-          }
-        };
-        signal.addEventListener('abort', onAbort, { once: true });
-        entry.signal = signal;
-        entry.detach = () => signal.removeEventListener('abort', onAbort);
-      }
+      const run = task as (attempt: number) => Promise<AttemptReport<unknown>>;
+      const settle = { resolve: resolve as (value: unknown) => void, reject };
+      const entry = createEntry(kind, run, options, settle, (queued) => {
+        const removed = this.queue.remove(queued);
+        if (removed) this.pump();
+        return removed;
+      });
       this.queue.push(entry);
       this.pump();
     });
@@ -114,6 +112,7 @@ export class RateLimitGovernor {
   snapshot(): GovernorSnapshot {
     const now = this.clock.now();
     const paused = this.pausedUntil !== null && this.pausedUntil > now;
+    const held = this.heldUntil !== null && this.heldUntil > now && this.queue.size > 0;
     return {
       profileId: this.profileId,
       limit: this.window.limit,
@@ -125,19 +124,20 @@ export class RateLimitGovernor {
       probing: this.needProbe && this.answered,
       queued: this.queue.counts(),
       inFlight: this.inFlight,
+      pacing: this.gate.pacing(now, this.inFlight),
+      heldUntil: held ? this.heldUntil : null,
+      devices: this.gate.devices(now),
       notice: this.notice,
     };
   }
 
   onSnapshot(listener: (snapshot: GovernorSnapshot) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.listeners.add(listener);
   }
 
   /** Stops the timer and rejects everything still queued. */
   dispose(): void {
-    if (this.timer) this.clock.clearTimeout(this.timer.handle);
-    this.timer = null;
+    this.timer.clear();
     for (const entry of this.queue.drain()) entry.reject(new QueueCancelledError());
   }
 
@@ -149,29 +149,36 @@ export class RateLimitGovernor {
       this.pauseReason = null;
       this.window.forgetRemaining();
     }
+    this.heldUntil = null;
     while (this.pausedUntil === null && !this.probeInFlight) {
       const exhaustedUntil = this.window.exhaustedUntil(now);
       if (exhaustedUntil !== null) {
-        this.apply(pauseForExhaustion(exhaustedUntil, now, this.resetMarginMs));
+        this.apply(this.exhaustion(exhaustedUntil, now));
         break;
       }
       if (this.window.available(this.inFlight) <= 0) break;
       if (this.inFlight >= this.maxInFlight) break;
       const entry = this.queue.next(now, this.writeInFlight);
       if (!entry) break;
-      this.dispatch(entry, this.needProbe);
+      const readyAt = this.needProbe ? now : this.gate.readyAt(now, this.inFlight);
+      if (readyAt > now) {
+        this.heldUntil = readyAt;
+        break;
+      }
+      this.dispatch(entry, this.needProbe, now);
     }
     this.armTimer(now);
     this.publish();
   }
 
-  private dispatch(entry: Entry, isProbe: boolean): void {
-    this.queue.remove(entry);
+  private dispatch(entry: Entry, isProbe: boolean, now: number): void {
+    this.queue.take(entry);
     this.inFlight += 1;
     if (entry.kind === 'write') this.writeInFlight = true;
     if (isProbe) this.probeInFlight = true;
     const attempt = entry.attempt;
-    const sentAt = this.clock.now();
+    const seq = ++this.sent;
+    this.gate.onSent(now);
     entry.attempt += 1;
     let promise: Promise<AttemptReport<unknown>>;
     try {
@@ -180,7 +187,7 @@ export class RateLimitGovernor {
       promise = Promise.reject(error);
     }
     promise.then(
-      (report) => this.settle(entry, report, isProbe, sentAt),
+      (report) => this.settle(entry, report, isProbe, now, seq),
       (error: unknown) => {
         this.release(entry, isProbe);
         entry.detach?.();
@@ -196,25 +203,28 @@ export class RateLimitGovernor {
     if (isProbe) this.probeInFlight = false;
   }
 
-  private settle(entry: Entry, report: AttemptReport<unknown>, isProbe: boolean, sentAt: number): void {
+  private settle(entry: Entry, report: AttemptReport<unknown>, isProbe: boolean, sentAt: number, seq: number): void {
     const now = this.clock.now();
     this.release(entry, isProbe);
     this.answered = true;
-    // a probe answered without a 429 opens the queue, unless its own headers start a new wait
-    if (isProbe && report.outcome !== 'rate_limited' && report.outcome !== 'banned') this.needProbe = false;
-    const notices = report.headers ? this.learn(report.headers, now, sentAt) : [];
+    const refused = report.outcome === 'rate_limited' || report.outcome === 'banned';
+    // a probe answered without a refusal opens the queue, unless its own headers start a new wait
+    if (isProbe && !refused) this.needProbe = false;
+    const notices = report.headers ? this.learn(report.headers, now, sentAt, seq, refused) : [];
     const canRetry = entry.retryable && entry.attempt <= this.maxRetries && !entry.signal?.aborted;
     const skewMs = this.window.skewMs;
     let retryAt: number | null = null;
     if (report.outcome === 'rate_limited') {
       this.consecutive429 += 1;
-      const options = { marginMs: this.resetMarginMs, random: this.random };
-      this.apply(pauseAfter429(report.headers, now, this.windowView(), this.consecutive429, options));
+      this.apply(this.gate.pauseAfterRefusal(report.headers, now, this.consecutive429, this.resetMarginMs));
       if (canRetry) retryAt = now;
     } else if (report.outcome === 'banned') {
       this.apply(pauseForBan(report.headers, report.bannedUntil ?? null, now, skewMs));
     } else {
-      if (report.outcome === 'ok') this.consecutive429 = 0;
+      if (report.outcome === 'ok' || report.outcome === 'final') {
+        this.consecutive429 = 0;
+        this.gate.onAccepted(this.queue.size > 0);
+      }
       if (report.outcome === 'transient' && canRetry) {
         const decision = retryAfterTransient(report.headers, entry.attempt - 1, now, skewMs, this.random);
         if (decision.pause) this.apply(decision.pause);
@@ -234,15 +244,17 @@ export class RateLimitGovernor {
     this.pump();
   }
 
-  private windowView(): WindowView {
-    return { remaining: this.window.remaining, resetAt: this.window.resetAt, skewMs: this.window.skewMs };
+  private learn(headers: HeaderSource, now: number, sentAt: number | null = null, seq = 0, refused = false) {
+    const notices = this.window.observe(headers, now, sentAt);
+    this.gate.observe(headers, now, sentAt ?? now, seq, refused);
+    const exhaustedUntil = this.window.exhaustedUntil(now);
+    if (exhaustedUntil !== null) this.apply(this.exhaustion(exhaustedUntil, now));
+    return notices;
   }
 
-  private learn(headers: HeaderSource, now: number, sentAt: number | null = null): string[] {
-    const notices = this.window.observe(headers, now, sentAt);
-    const exhaustedUntil = this.window.exhaustedUntil(now);
-    if (exhaustedUntil !== null) this.apply(pauseForExhaustion(exhaustedUntil, now, this.resetMarginMs));
-    return notices;
+  /** Waiting for the reset; with other devices on the key, a random delay more (key-share.ts). */
+  private exhaustion(resetAt: number, now: number): Pause {
+    return pauseForExhaustion(resetAt + this.gate.resetJitter(now), now, this.resetMarginMs);
   }
 
   /** Starts or extends a pause (never shortens one in force); a probe must go first afterwards. */
@@ -258,24 +270,16 @@ export class RateLimitGovernor {
   }
 
   private armTimer(now: number): void {
-    const wakeAt = this.pausedUntil ?? (this.probeInFlight ? null : this.queue.earliestDelayed(now));
-    if (this.timer && (wakeAt === null || this.timer.at !== wakeAt)) {
-      this.clock.clearTimeout(this.timer.handle);
-      this.timer = null;
-    }
-    if (wakeAt === null || this.timer) return;
-    const handle = this.clock.setTimeout(() => {
-      this.timer = null;
-      this.pump();
-    }, wakeAt - now);
-    this.timer = { handle, at: wakeAt };
+    this.timer.set(this.pausedUntil ?? (this.probeInFlight ? null : this.earliestWake(now)), now);
+  }
+
+  private earliestWake(now: number): number | null {
+    const delayed = this.queue.earliestDelayed(now);
+    if (this.heldUntil === null) return delayed;
+    return delayed === null ? this.heldUntil : Math.min(delayed, this.heldUntil);
   }
 
   private publish(): void {
-    const snapshot = this.snapshot();
-    const text = JSON.stringify(snapshot);
-    if (text === this.lastPublished) return;
-    this.lastPublished = text;
-    for (const listener of this.listeners) listener(snapshot);
+    this.listeners.publish(this.snapshot());
   }
 }

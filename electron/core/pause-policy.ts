@@ -38,13 +38,16 @@ export function pauseForExhaustion(resetAt: number, now: number, marginMs: numbe
   };
 }
 
-/** A 429: Retry-After, else the reset, else full-jitter backoff (the `consecutive`-th 429 in a row). */
+/**
+ * A refusal (429, or a 503 taken as one): Retry-After, else the window's reset, else
+ * `fallbackMs` (the learned pause of a header-less refusal, or a backoff), never under 1 s.
+ */
 export function pauseAfter429(
   headers: HeaderSource | null,
   now: number,
   window: WindowView,
-  consecutive: number,
-  options: { marginMs: number; random: () => number },
+  fallback: { waitMs: number; reason: PauseReason },
+  marginMs: number,
 ): Pause {
   const retryAfter = readRetryAfter(headers?.get('Retry-After') ?? null, now, window.skewMs);
   const notices = retryAfter.kind !== 'absent' && retryAfter.notice ? [retryAfter.notice] : [];
@@ -52,12 +55,11 @@ export function pauseAfter429(
   if (retryAfter.kind === 'wait')
     return { until: Math.max(floor, now + retryAfter.waitMs), reason: 'retry_after', notices };
   if (window.resetAt !== null && window.resetAt > now) {
-    const exhaustion = pauseForExhaustion(window.resetAt, now, options.marginMs);
+    const exhaustion = pauseForExhaustion(window.resetAt, now, marginMs);
     const reason = window.remaining === 0 ? exhaustion.reason : 'remaining_zero';
     return { until: Math.max(floor, exhaustion.until), reason, notices: [...notices, ...exhaustion.notices] };
   }
-  const wait = fullJitterDelay(Math.max(0, consecutive - 1), { random: options.random });
-  return { until: Math.max(floor, now + wait), reason: 'backoff', notices };
+  return { until: Math.max(floor, now + fallback.waitMs), reason: fallback.reason, notices };
 }
 
 /** A ban: until Retry-After, else the end the body gave, else an hour. */
@@ -75,7 +77,7 @@ export function pauseForBan(
 }
 
 /**
- * A transient failure of a retryable task (network, 5xx). With Retry-After (a 503) the whole
+ * A transient failure of a retryable task (network, 500/502/504). With Retry-After the whole
  * profile waits; else only this task waits a full-jitter backoff (`retry` is 0-based).
  */
 export function retryAfterTransient(

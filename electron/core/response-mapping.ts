@@ -24,7 +24,8 @@ export const ERROR_MESSAGES = {
   conflict: 'The service is still working on this same request; it will be tried again.',
   gone: 'The service no longer offers this lookup. The listed record is shown instead.',
   banned: 'The service has temporarily banned this API key for too many requests. Requests resume when the ban ends.',
-  rateLimited: 'The service asked the app to slow down. Try again when it allows.',
+  rateLimited: 'The service asked us to slow down; the app waits before it sends more.',
+  busy: 'The service asked us to slow down (HTTP 503: busy); the app waits before it sends more.',
   serverError: (status: number) => `The service had a problem (HTTP ${status}). Try again later.`,
   refused: (status: number) => `The service refused the request (HTTP ${status}).`,
 };
@@ -84,6 +85,12 @@ export function errorFromResponse(response: HttpResponse, now: number, scrub: Sc
     const more = wait === undefined ? {} : { retryAfterMs: wait };
     if (body?.code === 'key_banned') return make('banned', ERROR_MESSAGES.banned, more);
     return make('rate_limited', ERROR_MESSAGES.rateLimited, more);
+  }
+  // A 503 is how gateways (nginx limit_req, load balancers) refuse a burst: a throttle for
+  // the whole profile, like a 429 (issue 11), and said so in the same words.
+  if (status === 503) {
+    const wait = retryAfterMsOf(response.headers, now);
+    return make('rate_limited', withSaid(ERROR_MESSAGES.busy), wait === undefined ? {} : { retryAfterMs: wait });
   }
   if (status >= 500) return make('server_error', withSaid(ERROR_MESSAGES.serverError(status)));
   return make(`http_${status}`, said ?? ERROR_MESSAGES.refused(status));

@@ -16,6 +16,7 @@ import type { Clock } from './clock';
 import { QueueCancelledError, type AttemptOutcome, type RateLimitGovernor, type TaskKind } from './governor';
 import { sendHttp, MESSAGES, type HttpOptions } from './http-client';
 import type { BoundKey } from './bound-key';
+import { ReadSharing } from './read-sharing';
 import { ERROR_MESSAGES, outcomeOf, resultOf } from './response-mapping';
 import { Scrubber, scrubDiagnosticEntry } from './scrub';
 import { KeychainUnavailableError } from './secret-store';
@@ -43,6 +44,8 @@ export interface ServiceClientOptions {
 
 export interface CallOptions {
   signal?: AbortSignal;
+  /** The screen a list read is for: a newer read for it drops this one if not yet sent (read-sharing.ts). */
+  view?: string;
 }
 
 export interface ServiceClient {
@@ -64,6 +67,8 @@ interface Call<S extends z.ZodType> {
   signal?: AbortSignal | undefined;
   /** Looks at a decoded answer: an anomaly to note in Diagnostics, which `refuse` turns into `bad_response`. */
   inspect?: (data: z.output<S>) => Anomaly | null;
+  /** Told when the request goes out (a shared read can no longer be dropped then). */
+  onSent?: () => void;
 }
 
 interface Anomaly {
@@ -121,6 +126,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       return await governor.schedule<Answer<z.output<S>>>(
         call.kind,
         async () => {
+          call.onSent?.();
           const url = buildUrl(options.baseUrl, call.segments, call.query);
           const key = await readKey(options, url);
           if ('ok' in key)
@@ -177,31 +183,45 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     }
   }
 
+  const reads = new ReadSharing<Answer<unknown>>();
+
+  /** A GET, shared with an identical one under way (a caller's own signal keeps it unshared). */
+  function read<S extends z.ZodType>(call: Call<S>, view?: string): Promise<Answer<z.output<S>>> {
+    if (call.signal) return execute(call);
+    const key = `${call.segments.join('/')}?${call.query ?? ''}`;
+    return reads.run(key, view, (signal, onSent) => execute({ ...call, signal, onSent })) as Promise<
+      Answer<z.output<S>>
+    >;
+  }
+
   return {
     async listPets(query, callOptions = {}) {
       const parsed = ListQuery.safeParse(query);
       if (!parsed.success)
         return err('invalid_request', parsed.error.issues[0]?.message ?? 'The list query is invalid.');
       const params = listParams(parsed.data);
-      const answer = await execute({
-        kind: 'read',
-        method: 'GET',
-        segments: ['pets'],
-        query: params,
-        schema: Pets,
-        signal: callOptions.signal,
-        inspect: (animals) => {
-          const repeated = duplicatedIds(animals, (animal) => animal.id);
-          return repeated.length === 0 ? null : { refuse: false, note: duplicateNote(repeated) };
+      const answer = await read(
+        {
+          kind: 'read',
+          method: 'GET',
+          segments: ['pets'],
+          query: params,
+          schema: Pets,
+          signal: callOptions.signal,
+          inspect: (animals) => {
+            const repeated = duplicatedIds(animals, (animal) => animal.id);
+            return repeated.length === 0 ? null : { refuse: false, note: duplicateNote(repeated) };
+          },
         },
-      });
+        callOptions.view,
+      );
       return answer.result.ok ? ok({ animals: answer.result.data, fetchedAt: answer.fetchedAt }) : answer.result;
     },
 
     async getPet(id, callOptions = {}) {
       if (!isInt64String(id)) return err('invalid_request', 'The animal id must be a whole number.');
       if (getPetGone || clock.now() >= GET_PET_SUNSET_MS) return err('gone', ERROR_MESSAGES.gone, { status: 410 });
-      const answer = await execute({
+      const answer = await read({
         kind: 'read',
         method: 'GET',
         segments: ['pets', id],
@@ -244,7 +264,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     },
 
     async ordersRaw(callOptions = {}) {
-      const answer = await execute({
+      const answer = await read({
         kind: 'read',
         method: 'GET',
         segments: ['store', 'orders'],

@@ -29,7 +29,11 @@ export const DeprecationInfo = z.object({
 
 export const api = {
   listPets: {
-    input: ProfileRef.extend({ query: ListQuery }),
+    input: ProfileRef.extend({
+      query: ListQuery,
+      /** The screen asking: its newer read drops an older one not yet sent (electron/core/read-sharing.ts). */
+      view: z.string().min(1).max(40).optional(),
+    }),
     output: z.object({ animals: z.array(Animal), fetchedAt: z.number() }),
   },
   getPet: {

@@ -30,6 +30,10 @@ export class AnimalListStore {
   error = $state<AppError | null>(null);
   /** Offline and this query was never fetched: the rows are the saved animals that match it. */
   fromSaved = $state(false);
+  /** The service has not answered the current query yet (the core may be holding it back). */
+  waiting = $state(false);
+  /** Said when Refresh was pressed while the list was already waiting for the service. */
+  refreshNote = $state<string | null>(null);
   readonly limitError: string | null = $derived.by(() => {
     const text = this.limitText.trim();
     if (!/^\d+$/.test(text)) return `Limit must be a whole number from ${LIMIT_MIN} to ${LIMIT_MAX}.`;
@@ -60,18 +64,34 @@ export class AnimalListStore {
     return this.limitError ? Promise.resolve() : this.load();
   }
 
+  /**
+   * Refresh: asks the service again, unless the list is still waiting for its answer to this
+   * query (the core would only share that same read): then it says so and sends nothing.
+   */
+  refresh(): Promise<void> {
+    if (this.waiting) {
+      this.refreshNote = 'Already waiting for the service: the list updates as soon as it answers.';
+      return Promise.resolve();
+    }
+    return this.load();
+  }
+
   /** Shows the cached answer at once, then asks the service. A stale answer is dropped. */
   async load(): Promise<void> {
     const request = ++this.#request;
     const query = { limit: this.limit, ...(this.status === 'all' ? {} : { status: this.status }) };
     this.state = 'loading';
+    this.waiting = true;
     const cached = await this.cache.readList(query);
     if (request !== this.#request) return;
     this.rows = collapseDuplicateIds(cached?.animals ?? [], (row) => row.id);
     this.fetchedAt = cached?.fetchedAt ?? null;
     this.fromSaved = false;
-    const result = await this.api.listPets({ profileId: this.profileId, query });
+    // `view`: a newer query of this screen drops this read in the core if it was not sent yet
+    const result = await this.api.listPets({ profileId: this.profileId, query, view: 'animal-list' });
     if (request !== this.#request) return;
+    this.waiting = false;
+    this.refreshNote = null;
     this.onReachability(result.ok ? null : result.error);
     if (result.ok) {
       // An answer may repeat an id (the core notes it in Diagnostics): one row per id, the last record wins.

@@ -7,13 +7,19 @@ import { printResults, saveResult, type Bench, type BenchResult } from './lib/re
 import { bundleSizeBench } from './bundle-size';
 import { coreCostBench } from './core-cost';
 import { drainBench } from './drain';
+import { gatewayDrainBench } from './gateway-drain';
+import { refreshStormBench } from './refresh-storm';
 import { rendererBench } from './renderer';
 import { serviceThroughputBench } from './service-throughput';
+import { sharedKeyBench } from './shared-key';
 import { toolkitBench } from './toolkit';
 
 const BENCHES: Bench[] = [
   serviceThroughputBench,
   drainBench,
+  gatewayDrainBench,
+  sharedKeyBench,
+  refreshStormBench,
   rendererBench,
   coreCostBench,
   bundleSizeBench,

@@ -58,8 +58,9 @@ const CASES: WaitCase[] = [
   {
     name: 'Retry-After garbage',
     headers: () => ({ 'Retry-After': 'soon, maybe <b>' }),
-    waitMs: 1000,
-    reason: 'backoff',
+    // nothing usable: the learned pause (rate cut to 0.7/s, 1.5 × max(1 s, 1/0.7 s) with random 0.5)
+    waitMs: 2142,
+    reason: 'throttled',
     notice: /unreadable Retry-After/,
   },
   {
@@ -90,8 +91,8 @@ const CASES: WaitCase[] = [
   {
     name: '429 without Retry-After or rate-limit headers',
     headers: () => ({}),
-    waitMs: 1000,
-    reason: 'backoff',
+    waitMs: 2142,
+    reason: 'throttled',
     notice: null,
   },
   {
@@ -134,9 +135,15 @@ describe('hostile server: rate-limit headers', () => {
     console.log(`${c.name}: waited ${c.waitMs} ms (${c.reason}), 0 requests during the wait`);
   });
 
-  it('missing rate-limit headers: requests flow, the governor knows nothing and pauses nothing', async () => {
+  it('missing rate-limit headers: requests flow at the pace of the smallest plan (1 per second), nothing paused', async () => {
     const { client, governor } = hostileClient(server.base('no-rate-headers'), { clock });
-    const results = await Promise.all([1, 2, 3, 4, 5].map(() => client.listPets({ limit: 5 })));
+    onTestFinished(() => governor.dispose());
+    const t0 = clock.now();
+    const pending = Promise.all([1, 2, 3, 4, 5].map((limit) => client.listPets({ limit })));
+    await vi.waitFor(() => expect(server.requestsTo('no-rate-headers').length).toBeGreaterThan(0));
+    await vi.waitFor(() => expect(governor.snapshot().pacing).not.toBeNull());
+    for (let i = 0; i < 4; i += 1) await clock.advance(1000);
+    const results = await pending;
     expect(results.every((r) => r.ok)).toBe(true);
     expect(governor.snapshot()).toMatchObject({
       limit: null,
@@ -145,8 +152,11 @@ describe('hostile server: rate-limit headers', () => {
       pauseReason: null,
       notice: null,
       inFlight: 0,
+      pacing: { reason: 'assumed_plan' },
     });
-    expect(server.requestsTo('no-rate-headers')).toHaveLength(5);
+    const times = server.requestsTo('no-rate-headers').map((r) => r.at - t0);
+    expect(times).toHaveLength(5);
+    for (let i = 1; i < times.length; i += 1) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(990);
   });
 
   it('a 200 with nothing remaining and a reset in the past does not stop the next request', async () => {

@@ -1,7 +1,9 @@
 /**
- * "Ours" in the drain bench: the app's real path for a write, the profile's
+ * "Ours" in the drain benches: the app's real path for a write, the profile's
  * `RateLimitGovernor` (default options) and `createServiceClient(...).createPet(pet, key)`,
- * with every creation queued at once; the governor sends writes one at a time, in order.
+ * with every creation queued at once; the governor sends writes one at a time, in order. A
+ * creation the core gives up on (its retries used up) is sent again with the same key, as
+ * the outbox does, until it is created or the bench's deadline passes.
  */
 import { systemClock } from '../../../electron/core/clock';
 import { RateLimitGovernor } from '../../../electron/core/governor';
@@ -19,11 +21,18 @@ export async function drainGoverned(target: DrainTarget, creations: readonly Cre
     profileId: 'bench',
   });
   try {
-    const results = await Promise.all(
-      creations.map((creation) => client.createPet(creation.pet, creation.idempotencyKey, { signal: target.signal })),
+    const created = await Promise.all(
+      creations.map(async (creation) => {
+        while (!target.signal.aborted) {
+          const result = await client.createPet(creation.pet, creation.idempotencyKey, { signal: target.signal });
+          if (result.ok) return true;
+          if (result.error.code !== 'rate_limited' && result.error.code !== 'banned') return false;
+        }
+        return false;
+      }),
     );
-    const created = results.filter((result) => result.ok).length;
-    return { created, failed: results.length - created };
+    const count = created.filter(Boolean).length;
+    return { created: count, failed: created.length - count };
   } finally {
     governor.dispose();
   }

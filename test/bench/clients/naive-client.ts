@@ -1,7 +1,8 @@
 /**
  * The naive client of the drain bench: sends the creations one after another and, after each
- * 429, backs off exponentially (1 s, 2 s, 4 s… up to 32 s, reset by a success) before trying
- * the same creation again. It ignores `Retry-After` and `X-RateLimit-*`.
+ * refusal (429, or 503 as gateways send), backs off exponentially (1 s, 2 s, 4 s… up to 32 s,
+ * reset by a success) before trying the same creation again. It ignores `Retry-After` and
+ * `X-RateLimit-*`.
  */
 import { postPet, sleep, type Creation, type DrainOutcome, type DrainTarget } from './post-pet';
 
@@ -14,7 +15,7 @@ export async function drainNaive(target: DrainTarget, creations: readonly Creati
   for (const creation of creations) {
     while (!target.signal.aborted) {
       const answer = await postPet(target, creation).catch(() => null);
-      if (answer?.status === 429) {
+      if (answer?.status === 429 || answer?.status === 503) {
         consecutive429 += 1;
         await sleep(Math.min(NAIVE_BACKOFF_MAX_MS, NAIVE_BACKOFF_BASE_MS * 2 ** (consecutive429 - 1)), target.signal);
         continue;

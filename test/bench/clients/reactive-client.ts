@@ -1,7 +1,7 @@
 /**
- * The reactive client of the drain bench: four creations in flight at a time; after a 429 it
- * waits the `Retry-After` it was given (all four workers pause until then) and sends that
- * creation again. It never looks at `X-RateLimit-Remaining`, so it only learns of the limit
+ * The reactive client of the drain bench: four creations in flight at a time; after a refusal
+ * (429, or 503 as gateways send) it waits the `Retry-After` it was given, 1 s without one (all
+ * four workers pause until then) and sends that creation again. It never looks at `X-RateLimit-Remaining`, so it only learns of the limit
  * by hitting it.
  */
 import { postPet, sleep, type Creation, type DrainOutcome, type DrainTarget } from './post-pet';
@@ -24,7 +24,7 @@ export async function drainReactive(target: DrainTarget, creations: readonly Cre
         if (wait > 0) await sleep(wait, target.signal);
         if (target.signal.aborted) return;
         const answer = await postPet(target, creation).catch(() => null);
-        if (answer?.status === 429) {
+        if (answer?.status === 429 || answer?.status === 503) {
           pausedUntil = Math.max(pausedUntil, Date.now() + (answer.retryAfterMs ?? FALLBACK_WAIT_MS));
           continue;
         }

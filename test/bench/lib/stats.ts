@@ -18,3 +18,10 @@ export function summarize(samples: readonly number[]): Summary {
   const mean = sorted.reduce((sum, value) => sum + value, 0) / Math.max(1, sorted.length);
   return { mean, p50: percentile(sorted, 50), p95: percentile(sorted, 95), max: sorted.at(-1) ?? NaN };
 }
+
+/** Jain's fairness index of `values` (1 = all equal; 1/n = one takes all). */
+export function jainIndex(values: readonly number[]): number {
+  const sum = values.reduce((a, b) => a + b, 0);
+  const squares = values.reduce((a, b) => a + b * b, 0);
+  return values.length === 0 || squares === 0 ? 1 : (sum * sum) / (values.length * squares);
+}

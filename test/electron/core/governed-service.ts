@@ -5,6 +5,7 @@
  */
 import type { AttemptOutcome, AttemptReport, RateLimitGovernor, TaskKind } from '../../../electron/core/governor';
 import type { FakeClock } from './fake-clock';
+import { rateHeaders } from './fake-fetch';
 
 export interface Reply {
   status: number | null;
@@ -20,8 +21,9 @@ export interface Sent {
 }
 
 export function outcomeOf(status: number | null): AttemptOutcome {
+  // a 503 is a refusal like a 429 (response-mapping.ts)
+  if (status === 429 || status === 503) return 'rate_limited';
   if (status === null || status >= 500) return 'transient';
-  if (status === 429) return 'rate_limited';
   return status < 400 ? 'ok' : 'final';
 }
 
@@ -37,6 +39,12 @@ export class GovernedService {
     /** Answers the n-th request (0-based, across all tasks). */
     private readonly script: (index: number, label: string) => Reply,
     private readonly latencyMs = 0,
+    /**
+     * false (default): like the service (interface.md), an answer that is not a refusal
+     * carries rate headers (plenty remaining) unless the script gives its own; true: like a
+     * gateway that hides them, only what the script gives.
+     */
+    private readonly headerless = false,
   ) {}
 
   /** When set, responses wait for `release()` instead of the latency. */
@@ -60,13 +68,20 @@ export class GovernedService {
         const report: AttemptReport<string> = {
           value: `${label}:${reply.status ?? 'network'}`,
           outcome: reply.outcome ?? outcomeOf(reply.status),
-          headers: reply.status === null ? null : new Headers(reply.headers ?? {}),
+          headers: reply.status === null ? null : new Headers(this.headersOf(reply)),
           bannedUntil: reply.bannedUntil ?? null,
         };
         return report;
       },
       { retryable, ...(signal ? { signal } : {}) },
     );
+  }
+
+  private headersOf(reply: Reply): Record<string, string> {
+    const given = reply.headers ?? {};
+    const refusal = reply.status === 429 || reply.status === 503 || reply.outcome === 'banned';
+    if (this.headerless || refusal || 'X-RateLimit-Remaining' in given) return given;
+    return { ...rateHeaders(this.clock.now(), 1000, 999, 60_000), ...given };
   }
 
   /** Lets every held response arrive. */

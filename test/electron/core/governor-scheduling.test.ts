@@ -34,6 +34,36 @@ describe('RateLimitGovernor scheduling', () => {
     expect(service.sent.map((s) => s.label)).toEqual(['blocker', 'r1', 'r2', 'w1', 'w2']);
   });
 
+  it('gives writes a share: after every 3 reads sent while a write waits, the write goes next', async () => {
+    const { clock, service } = setup(() => ok, 1);
+    service.hold = true;
+    const blocker = service.call('read', 'blocker');
+    const calls = [
+      service.call('write', 'w1'),
+      service.call('write', 'w2'),
+      ...Array.from({ length: 8 }, (_, i) => service.call('read', `r${i + 1}`)),
+    ];
+    await clock.flush();
+    for (let i = 0; i < 11; i += 1) {
+      service.release();
+      await clock.flush();
+    }
+    await Promise.all([blocker, ...calls]);
+    expect(service.sent.map((s) => s.label)).toEqual([
+      'blocker',
+      'r1',
+      'r2',
+      'r3',
+      'w1',
+      'r4',
+      'r5',
+      'r6',
+      'w2',
+      'r7',
+      'r8',
+    ]);
+  });
+
   it('sends writes one at a time in the order given', async () => {
     const { clock, governor, service } = setup(() => ok);
     service.hold = true;
@@ -116,14 +146,17 @@ describe('RateLimitGovernor scheduling', () => {
     expect(service.sent.map((s) => s.at - start)).toEqual([0, 4000]);
   });
 
-  it('backs off exponentially with full jitter when a 429 gives no Retry-After and no reset', async () => {
-    const { clock, service } = setup((i) => (i < 3 ? { status: 429 } : ok));
+  it('after a 429 with no Retry-After and no rate headers, pauses longer for each refusal in a row', async () => {
+    const { clock, governor, service } = setup((i) => (i < 3 ? { status: 429 } : ok));
     const start = clock.now();
     const result = service.call('read', 'list');
+    await clock.flush();
+    expect(governor.snapshot()).toMatchObject({ pauseReason: 'throttled', pausedUntil: start + 2142 });
     await clock.advance(60_000);
     await expect(result).resolves.toBe('list:200');
-    // waits: max(1 s, 0.5 × 1 s), max(1 s, 0.5 × 2 s), 0.5 × 4 s
-    expect(service.sent.map((s) => s.at - start)).toEqual([0, 1000, 2000, 4000]);
+    // the pace is cut to 0.7, 0.49, 0.343 per second; each pause is [w, 2w) (random 0.5: 1.5 w)
+    // with w = max(1 s, one interval) × 2^(refusals in a row − 1)
+    expect(service.sent.map((s) => s.at - start)).toEqual([0, 2142, 2142 + 6122, 2142 + 6122 + 17492]);
   });
 
   it.each([

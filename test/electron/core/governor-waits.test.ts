@@ -72,7 +72,8 @@ describe('RateLimitGovernor waits', () => {
 
   it('sends nothing during a wait even with 20 requests queued, then exactly one probe first', async () => {
     const { clock, governor, service } = setup(
-      (i) => (i === 0 ? { status: 429, headers: { 'Retry-After': '30' } } : okWith()),
+      (i, _l, c) =>
+        i === 0 ? { status: 429, headers: { 'Retry-After': '30', ...rateHeaders(c.now(), 60, 0, 20_000) } } : okWith(),
       50,
     );
     const start = clock.now();
@@ -101,7 +102,9 @@ describe('RateLimitGovernor waits', () => {
   });
 
   it('keeps probing alone while the probe itself gets 429', async () => {
-    const { clock, service } = setup((i) => (i < 2 ? { status: 429, headers: { 'Retry-After': '2' } } : okWith()));
+    const { clock, service } = setup((i, _l, c) =>
+      i < 2 ? { status: 429, headers: { 'Retry-After': '2', ...rateHeaders(c.now(), 60, 0, 1000) } } : okWith(),
+    );
     const start = clock.now();
     const calls = [service.call('read', 'a')];
     await clock.flush();

@@ -41,11 +41,14 @@ async function start(plan: string) {
   return { client, governor, entries, logFile, url: service.url };
 }
 
+const distinctQuery = (i: number) => ({ limit: 1 + (i % 100), ...(i >= 100 ? { status: 'available' as const } : {}) });
+
 describe('governor against the local service', () => {
   it('sends 120 requests through a 60-per-window plan with zero 429s and nothing during a wait', async () => {
     const { client, entries, logFile } = await start('enterprise:60:100000');
     const started = Date.now();
-    const results = await Promise.all(Array.from({ length: 120 }, () => client.listPets({ limit: 5 })));
+    // 120 different reads (identical ones would be shared: read-sharing.ts)
+    const results = await Promise.all(Array.from({ length: 120 }, (_, i) => client.listPets(distinctQuery(i))));
     const seconds = (Date.now() - started) / 1000;
     const log = await readRequestLog(logFile);
     const tooMany = entries.filter((entry) => entry.status === 429).length;
@@ -68,7 +71,7 @@ describe('governor against the local service', () => {
       Array.from({ length: 60 }, () => fetch(`${url}/pets?limit=1`, { headers: { Authorization: `Bearer ${KEY}` } })),
     );
     expect(raw.every((response) => response.status === 200)).toBe(true);
-    const results = await Promise.all(Array.from({ length: 20 }, () => client.listPets({ limit: 5 })));
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => client.listPets(distinctQuery(i))));
     const log = await readRequestLog(logFile);
     const ours = log.slice(60);
     const tooMany = ours.filter((line) => line.status === 429).length;

@@ -92,6 +92,9 @@ describe('a service that echoes the key', () => {
       resourcesDir: RESOURCES,
       localDemoUrl: `http://127.0.0.1:${port}/v1`,
       logError: (message) => seen.push(message),
+      // its rate headers are echoes, not counts: without this the governor would pace the 45
+      // requests at the smallest plan's one per second (adaptive-rate.ts), which is not tested here
+      assumedRate: 1000,
     });
     core.events.subscribe((event, payload) => seen.push({ event, payload }));
   });

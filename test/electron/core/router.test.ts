@@ -24,6 +24,9 @@ const SNAPSHOT = {
   probing: false,
   queued: { reads: 0, writes: 0 },
   inFlight: 0,
+  pacing: null,
+  heldUntil: null,
+  devices: 1,
   notice: null,
 };
 

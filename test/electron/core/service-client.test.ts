@@ -143,7 +143,7 @@ describe('service client', () => {
     const { clock, fake, client } = setup(() => ({ status: 503 }));
     const pending = client.createPet({ name: 'Rex', categoryId: '1' }, '');
     await clock.advance(60_000);
-    expect(await pending).toMatchObject({ ok: false, error: { code: 'server_error' } });
+    expect(await pending).toMatchObject({ ok: false, error: { code: 'rate_limited', status: 503 } });
     expect(fake.requests).toHaveLength(1);
     expect(fake.requests[0]?.headers.has('Idempotency-Key')).toBe(false);
   });

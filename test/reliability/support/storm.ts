@@ -56,7 +56,9 @@ export async function runStorm(options: StormOptions): Promise<StormReport> {
     const calls: Promise<Result<unknown>>[] = [];
     const every = options.writes > 0 ? Math.floor(options.reads / options.writes) : Infinity;
     for (let i = 0; i < options.reads; i += 1) {
-      calls.push(client.listPets({ limit: 1 + (i % 100) }));
+      // each read with its own signal, as a caller who may cancel it: not shared with an
+      // identical one (read-sharing.ts), so that all of them reach the service
+      calls.push(client.listPets({ limit: 1 + (i % 100) }, { signal: new AbortController().signal }));
       if (i % every === 0 && calls.length < options.reads + options.writes)
         calls.push(client.createPet({ name: `Storm ${i}`, categoryId: String(1 + (i % 7)) }, crypto.randomUUID()));
     }

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AnimalCache } from '../../../src/data/animal-cache';
 import { deleteProfileDb, openProfileDb } from '../../../src/data/db';
 import type { Animal } from '../../../src/shared/animal';
@@ -28,7 +28,7 @@ describe('AnimalListStore', () => {
     await list.setStatus('available');
     expect(api.calls.at(-1)).toEqual({
       channel: 'listPets',
-      input: { profileId: id, query: { limit: 20, status: 'available' } },
+      input: { profileId: id, query: { limit: 20, status: 'available' }, view: 'animal-list' },
     });
     expect(list.state).toBe('loaded');
     expect(list.fetchedAt).toBe(1000);
@@ -99,5 +99,30 @@ describe('AnimalListStore', () => {
     await list.setLimit('101');
     expect(list.limitError).toBe('Limit must be from 1 to 100.');
     expect(api.calls.length).toBe(calls);
+  });
+
+  it('Refresh while the service has not answered sends nothing more and says so', async () => {
+    const api = fakeAdoptionApi();
+    const answers: Array<() => void> = [];
+    api.handle(
+      'listPets',
+      () => new Promise((resolve) => answers.push(() => resolve(ok({ animals, fetchedAt: 7000 })))),
+    );
+    const list = new AnimalListStore(api, fresh(), new AnimalCache(openProfileDb(fresh())));
+    const loading = list.load();
+    await vi.waitFor(() => expect(answers).toHaveLength(1));
+    await list.refresh();
+    await list.refresh();
+    expect(api.calls.filter((call) => call.channel === 'listPets')).toHaveLength(1);
+    expect(list.refreshNote).toMatch(/already waiting for the service/i);
+    answers[0]!();
+    await loading;
+    expect(list.refreshNote).toBeNull();
+    expect(list.waiting).toBe(false);
+    const again = list.refresh();
+    await vi.waitFor(() => expect(answers).toHaveLength(2));
+    answers[1]!();
+    await again;
+    expect(api.calls.filter((call) => call.channel === 'listPets')).toHaveLength(2);
   });
 });

@@ -31,6 +31,9 @@ describe('GovernorStore', () => {
     probing: false,
     queued: { reads: 1, writes: 2 },
     inFlight: 0,
+    pacing: null,
+    heldUntil: null,
+    devices: 1,
     notice: null,
   };
 
@@ -41,12 +44,53 @@ describe('GovernorStore', () => {
     const governor = new GovernorStore(api, clock);
     governor.start();
     api.emit('governor', snapshot);
-    expect(governor.meter('local')).toMatchObject({ paused: true, pausedForMs: 20_000, queued: 3, resetInMs: 30_000 });
+    expect(governor.meter('local')).toMatchObject({
+      state: 'paused',
+      pausedForMs: 20_000,
+      queued: 3,
+      resetInMs: 30_000,
+    });
+    expect(governor.holding('local')).toBe(true);
     now = 29_500;
     clock.now = now;
     expect(formatDuration(governor.meter('local')!.pausedForMs)).toBe('1 s');
     clock.now = 31_000;
-    expect(governor.meter('local')).toMatchObject({ paused: false, pausedForMs: 0 });
+    expect(governor.meter('local')).toMatchObject({ state: 'window', pausedForMs: 0 });
+    expect(governor.holding('local')).toBe(false);
     expect(governor.meter('other')).toBeNull();
+  });
+
+  it('shows a pause although the limit was never told (a gateway hides the headers)', () => {
+    const clock = new ClockStore(() => 10_000);
+    const api = fakeAdoptionApi();
+    const governor = new GovernorStore(api, clock);
+    governor.start();
+    api.emit('governor', { ...snapshot, limit: null, remaining: null, resetAt: null, pauseReason: 'throttled' });
+    expect(governor.meter('local')).toMatchObject({ state: 'paused', pausedForMs: 20_000, limit: null });
+    api.emit('governor', { ...snapshot, limit: null, pausedUntil: null, pauseReason: null, probing: true });
+    expect(governor.meter('local')?.state).toBe('waiting');
+    api.emit('governor', {
+      ...snapshot,
+      limit: null,
+      pausedUntil: null,
+      pauseReason: null,
+      pacing: { intervalMs: 1429, reason: 'learned' },
+      heldUntil: 10_800,
+    });
+    expect(governor.meter('local')).toMatchObject({ state: 'pacing', paceMs: 1429, pacingReason: 'learned' });
+    api.emit('governor', {
+      ...snapshot,
+      limit: null,
+      pausedUntil: null,
+      pauseReason: null,
+      queued: { reads: 0, writes: 0 },
+    });
+    expect(governor.meter('local')?.state).toBe('unknown');
+  });
+
+  it('takes a remaining count above the limit as unknown', () => {
+    const governor = new GovernorStore(fakeAdoptionApi(), new ClockStore(() => 50_000));
+    governor.snapshots.local = { ...snapshot, pausedUntil: null, limit: 14_052_449, remaining: 90_287_921 };
+    expect(governor.meter('local')).toMatchObject({ state: 'window', limit: 14_052_449, remaining: null });
   });
 });

@@ -1,0 +1,186 @@
+/**
+ * Shared key (issue 11): 2, 4, 8 and 16 devices drain 300 creations between them on one Free
+ * key (60 per window, the window shortened to 10 s as in the drain bench), all starting at
+ * once, with the service's default ban threshold. Ours: each device is its own app core
+ * (createAppCore: its own governor, nothing shared but the key), its share of the creations
+ * queued at once through the router, sent again with the same key until created, as the
+ * outbox does. Side by side, as many naive and as many reactive clients. Counted from the
+ * service's request log; fairness is Jain's index over the devices' throughputs.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { setMaxListeners } from 'node:events';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createAppCore } from '../../electron/core/app-core';
+import { MemorySecretStore } from '../../electron/core/memory-secret-store';
+import { readRequestLog, startService } from '../service/index';
+import { drainNaive } from './clients/naive-client';
+import { makeCreations, type Creation, type DrainOutcome, type DrainTarget } from './clients/post-pet';
+import { drainReactive } from './clients/reactive-client';
+import { countBans } from './drain';
+import { jainIndex } from './lib/stats';
+import type { Bench, BenchResult } from './lib/report';
+
+const CREATIONS = 300;
+const PER_WINDOW = 60;
+const WINDOW_MS = 10_000;
+const IDEAL_MS = (Math.ceil(CREATIONS / PER_WINDOW) - 1) * WINDOW_MS;
+const DEADLINE_MS = 3 * IDEAL_MS;
+const DEVICE_COUNTS = [2, 4, 8, 16];
+const RESOURCES = resolve(import.meta.dirname, '../../resources');
+const GOAL = { ratio: 1.05, share429: { 4: 0.01, 8: 0.02 } as Record<number, number>, jain: 0.95 };
+
+type Device = (target: DrainTarget, creations: readonly Creation[]) => Promise<DrainOutcome>;
+
+/** One device of ours: an app core of its own, the creations through its router. */
+async function drainAppCore(target: DrainTarget, creations: readonly Creation[]): Promise<DrainOutcome> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'adoption-bench-device-'));
+  const core = await createAppCore({
+    fetch: globalThis.fetch,
+    dataDir,
+    secretStore: new MemorySecretStore(),
+    resourcesDir: RESOURCES,
+    localDemoUrl: target.url,
+    logError: () => undefined,
+  });
+  try {
+    await core.router.handle('setKey', { profileId: 'local', key: target.key });
+    const results = await Promise.all(
+      creations.map(async (creation) => {
+        const input = { profileId: 'local', pet: creation.pet, idempotencyKey: creation.idempotencyKey };
+        while (!target.signal.aborted) {
+          const result = await core.router.handle('createPet', input);
+          if (result.ok) return true;
+        }
+        return false;
+      }),
+    );
+    const created = results.filter(Boolean).length;
+    return { created, failed: results.length - created };
+  } finally {
+    await core.dispose();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+const CLIENTS: ReadonlyArray<readonly [string, Device]> = [
+  ['ours', drainAppCore],
+  ['naive', drainNaive],
+  ['reactive', drainReactive],
+];
+
+interface Run {
+  drainMs: number;
+  ratioToIdeal: number;
+  requests: number;
+  http429: number;
+  share429: number;
+  bans: number;
+  created: number;
+  exactlyOnce: number;
+  fairness: number;
+}
+
+async function runDevices(name: string, device: Device, devices: number, dir: string): Promise<Run> {
+  const key = `bench-shared-${name}-${devices}`;
+  const logFile = join(dir, `${name}-${devices}.log`);
+  const service = await startService({ keys: { [key]: 'free' }, minuteMs: WINDOW_MS, banSeconds: 600, logFile });
+  const deadline = AbortSignal.timeout(DEADLINE_MS);
+  setMaxListeners(CREATIONS + 10, deadline);
+  const all = makeCreations(CREATIONS, `Shared ${name}`);
+  const per = Math.ceil(CREATIONS / devices);
+  try {
+    const started = performance.now();
+    const finished = await Promise.all(
+      Array.from({ length: devices }, async (_, i) => {
+        const mine = all.slice(i * per, (i + 1) * per);
+        const outcome = await device({ url: service.url, key, signal: deadline }, mine);
+        return { count: outcome.created, ms: performance.now() - started };
+      }),
+    );
+    const drainMs = Math.max(...finished.map((f) => f.ms));
+    const lines = await readRequestLog(logFile);
+    const created = lines.filter((line) => line.createdId !== null);
+    const requests = lines.length;
+    const http429 = lines.filter((line) => line.status === 429).length;
+    return {
+      drainMs,
+      ratioToIdeal: drainMs / IDEAL_MS,
+      requests,
+      http429,
+      share429: requests === 0 ? 0 : http429 / requests,
+      bans: countBans(lines, Math.ceil(WINDOW_MS / 1000)),
+      created: created.length,
+      exactlyOnce:
+        created.length === CREATIONS && new Set(created.map((l) => l.idempotencyKey)).size === CREATIONS ? 1 : 0,
+      fairness: jainIndex(finished.map((f) => f.count / f.ms)),
+    };
+  } finally {
+    await service.stop();
+  }
+}
+
+function meetsGoal(devices: number, run: Run): boolean {
+  const share = GOAL.share429[devices];
+  return (
+    run.exactlyOnce === 1 &&
+    run.ratioToIdeal <= GOAL.ratio &&
+    run.bans === 0 &&
+    (share === undefined || run.share429 <= share) &&
+    run.fairness >= GOAL.jain
+  );
+}
+
+function print(devices: number, runs: ReadonlyArray<readonly [string, Run]>): void {
+  const cell = (text: string) => text.padStart(10);
+  console.log(`${`${devices} devices`.padEnd(14)}${runs.map(([name]) => cell(name)).join('')}`);
+  for (const metric of Object.keys(runs[0]?.[1] ?? {}) as (keyof Run)[]) {
+    const values = runs.map(([, run]) =>
+      cell(Number.isInteger(run[metric]) ? String(run[metric]) : run[metric].toFixed(3)),
+    );
+    console.log(`${metric.padEnd(14)}${values.join('')}`);
+  }
+}
+
+export async function benchSharedKey(): Promise<BenchResult> {
+  const dir = await mkdtemp(join(tmpdir(), 'adoption-bench-shared-'));
+  const figures: Record<string, number> = { idealMs: IDEAL_MS };
+  try {
+    for (const devices of DEVICE_COUNTS) {
+      console.log(`  shared key: ${devices} devices — ours alone, then naive and reactive side by side…`);
+      const ours = await runDevices('ours', drainAppCore, devices, dir);
+      const others = await Promise.all(
+        CLIENTS.slice(1).map(async ([name, device]) => [name, await runDevices(name, device, devices, dir)] as const),
+      );
+      const runs = [['ours', ours] as const, ...others];
+      print(devices, runs);
+      for (const [name, run] of runs)
+        for (const [metric, value] of Object.entries(run)) figures[`${devices}.${name}.${metric}`] = value;
+      figures[`${devices}.oursMeetsGoal`] = meetsGoal(devices, ours) ? 1 : 0;
+    }
+    return {
+      name: 'shared-key',
+      description: `${CREATIONS} creations between 2–16 devices on one Free key (${WINDOW_MS / 1000} s windows)`,
+      figures,
+      settings: {
+        creations: CREATIONS,
+        plan: `free (${PER_WINDOW} per window)`,
+        windowMs: WINDOW_MS,
+        idealFormula: '(ceil(creations / perWindow) - 1) × windowMs',
+        banAfter: 10,
+        banSeconds: 600,
+        deadlineMs: DEADLINE_MS,
+        devices: DEVICE_COUNTS.join(', '),
+        goal: 'ours: all created exactly once, ratio ≤ 1.05, 0 bans, 429s ≤ 1 % (4 devices) / ≤ 2 % (8), Jain ≥ 0.95',
+        clients:
+          'ours = one createAppCore per device (own governor), its share queued at once through the router and ' +
+          'sent again until created; naive / reactive as in the drain bench, one per device',
+        run: 'for each device count: ours alone, then naive and reactive at the same time on their own services',
+      },
+    };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+export const sharedKeyBench: Bench = { name: 'shared-key', run: benchSharedKey };
