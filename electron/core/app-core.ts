@@ -14,6 +14,7 @@ import { DiagnosticsLog } from './diagnostics-log';
 import { createEventBus, type EventBus } from './event-bus';
 import { RateLimitGovernor } from './governor';
 import { KeyService } from './key-service';
+import { KeyStatusTracker } from './key-status';
 import { ProfileStore } from './profile-store';
 import { createRouter, type Handlers, type Router } from './router';
 import { Scrubber } from './scrub';
@@ -78,6 +79,14 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   });
   const diagnostics = new DiagnosticsLog();
   const connectivity = new ConnectivityTracker(clock, (payload) => events.emit('connectivity', payload));
+  const keyStatus = new KeyStatusTracker({
+    clock,
+    emit: (payload) => events.emit('key', payload),
+    hasKey: async (id) => {
+      const has = await keys.hasKey(id);
+      return has.ok ? has.data.hasKey : null;
+    },
+  });
   const clients = new Map<string, ProfileClient>();
   const idleGovernors = new Map<string, RateLimitGovernor>();
 
@@ -124,8 +133,10 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   ): Promise<Result<T>> {
     const entry = clientFor(profileId);
     if (!('client' in entry)) return entry;
+    const ticket = keyStatus.ticket(profileId);
     const result = await call(entry.client);
     connectivity.observe(profileId, result);
+    keyStatus.observe(profileId, result, ticket);
     return result;
   }
 
@@ -143,6 +154,9 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       if (saved.ok) {
         const kept = await keys.keepOnlyFor(saved.data.id, saved.data.baseUrl);
         if (!kept.ok) logError(`saveProfile: the old key could not be removed (${kept.error.message})`);
+        // The address may have moved: what was known of the key may no longer hold.
+        keyStatus.forget(saved.data.id);
+        events.emit('key', await keyStatus.status(saved.data.id));
       }
       return saved;
     },
@@ -152,12 +166,25 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
         drop(profileId);
         // The key of a removed profile has no use any more; failing to delete it is harmless.
         await keys.clearKey(profileId).catch(() => undefined);
+        keyStatus.forget(profileId);
       }
       return removed;
     },
-    setKey: ({ profileId, key }) => keys.setKey(profileId, key),
-    clearKey: ({ profileId }) => keys.clearKey(profileId),
+    setKey: async ({ profileId, key }) => {
+      const saved = await keys.setKey(profileId, key);
+      if (saved.ok) keyStatus.saved(profileId);
+      return saved;
+    },
+    clearKey: async ({ profileId }) => {
+      const cleared = await keys.clearKey(profileId);
+      if (cleared.ok) keyStatus.removed(profileId);
+      return cleared;
+    },
     hasKey: ({ profileId }) => keys.hasKey(profileId),
+    keyStatus: async ({ profileId }) => {
+      if (!profiles.get(profileId)) return err('not_found', 'There is no profile with this id.');
+      return ok(await keyStatus.status(profileId));
+    },
     governorSnapshot: async ({ profileId }): Promise<Result<ChannelOutput<'governorSnapshot'>>> => {
       const entry = clientFor(profileId);
       if ('governor' in entry) return ok(entry.governor.snapshot());

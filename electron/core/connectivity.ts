@@ -2,7 +2,14 @@
  * Whether each profile's service is reachable, as seen from the outcomes of calls: an
  * `offline` or `timeout` error means not reachable, any answer from the service (success
  * or an error carrying its HTTP status) means reachable. Other errors (no key, not
- * configured, cancelled) say nothing. Reports only flips, plus the first observation.
+ * configured, cancelled) say nothing: no request was made.
+ *
+ * The core is the one place that tracks this (every call of every window and of the sync
+ * engine passes here); renderers only read the `connectivity` events. Every observation is
+ * reported, not only flips: a window that was just opened or reloaded knows nothing yet
+ * ("not checked yet") and learns the state from the next call that anyone makes, even when
+ * that call only confirms what the core already knew. Requests are paced by the governor, so
+ * this is at most one small event per request.
  */
 import type { EventPayload } from '../../src/shared/api';
 import type { Result } from '../../src/shared/result';
@@ -22,7 +29,6 @@ export function reachability(result: Result<unknown>): boolean | null {
 }
 
 export class ConnectivityTracker {
-  readonly #online = new Map<string, boolean>();
   readonly #clock: Clock;
   readonly #emit: (payload: EventPayload<'connectivity'>) => void;
 
@@ -33,8 +39,7 @@ export class ConnectivityTracker {
 
   observe(profileId: string, result: Result<unknown>): void {
     const online = reachability(result);
-    if (online === null || this.#online.get(profileId) === online) return;
-    this.#online.set(profileId, online);
+    if (online === null) return;
     this.#emit({ profileId, online, at: this.#clock.now() });
   }
 }

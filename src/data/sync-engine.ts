@@ -8,7 +8,7 @@
  * Only one engine per app sends at a time (sync-leader.ts). Time comes from an injected clock.
  */
 import type { AdoptionApi } from '../shared/client';
-import type { ProfileDb } from './db';
+import type { OutboxEntry, ProfileDb } from './db';
 import { Outbox } from './outbox';
 import { tryEntry } from './send-entry';
 import { retryDelay } from './sync-decisions';
@@ -54,6 +54,8 @@ interface ProfileState {
   timer: unknown;
   /** An "online" event already cut the current wait short. */
   woken: boolean;
+  /** Counts the progress recounts, so a recount read before a newer one is dropped. */
+  counted: number;
 }
 
 export class SyncEngine {
@@ -82,12 +84,17 @@ export class SyncEngine {
     for (const state of this.states.values()) this.clearTimer(state);
   }
 
-  /** New work (an entry added, edited or answered): a pass sends what is due. Clears a `no_key`/`not_configured` pause. */
+  /**
+   * New work (an entry added, edited or answered): a pass sends what is due. Clears a
+   * `no_key`/`not_configured` pause. While a pass is busy with one entry (the core may hold it
+   * for a rate limit), the progress is recounted at once, so it counts the whole batch.
+   */
   kick(profileId?: string): void {
     if (!this.started) return;
     for (const id of profileId ? [profileId] : this.opts.profileIds()) {
       const state = this.state(id);
       if (state.progress.pausedFor && state.progress.pausedFor !== 'unauthorized') state.progress.pausedFor = null;
+      if (state.running) void this.recount(id, state);
       this.request(id, false);
     }
   }
@@ -155,6 +162,7 @@ export class SyncEngine {
         force: false,
         timer: null,
         woken: false,
+        counted: 0,
       };
       this.states.set(profileId, state);
     }
@@ -217,6 +225,22 @@ export class SyncEngine {
     state.running = null;
   }
 
+  /** Counts the outbox into the progress and tells the listeners. */
+  private count(profileId: string, state: ProfileState, all: OutboxEntry[]): OutboxEntry | undefined {
+    state.counted += 1;
+    const head = state.drain.update(all, this.clock.now());
+    this.emit(profileId);
+    return head;
+  }
+
+  /** Recounts outside a pass; dropped when the pass counted meanwhile (its count is newer). */
+  private async recount(profileId: string, state: ProfileState): Promise<void> {
+    const counted = state.counted;
+    const all = await new Outbox(this.opts.db(profileId), this.clock).list();
+    if (counted !== state.counted || !this.live(profileId, state)) return;
+    this.count(profileId, state, all);
+  }
+
   /** Tries due entries in creation order, each at most once, until the queue is empty or must wait. */
   private async pass(profileId: string, state: ProfileState, force: boolean): Promise<void> {
     const db = this.opts.db(profileId);
@@ -238,8 +262,7 @@ export class SyncEngine {
     while (this.live(profileId, state) && state.progress.pausedFor === null) {
       const all = await outbox.list();
       const now = this.clock.now();
-      const head = state.drain.update(all, now);
-      this.emit(profileId);
+      const head = this.count(profileId, state, all);
       if (!head) return;
       const due = force || head.nextAttemptAt === null || head.nextAttemptAt <= now;
       if (attempted.has(head.localId) || !due) {

@@ -20,6 +20,15 @@ export const ApiKey = z
 
 const ProfileRef = z.object({ profileId: ProfileId });
 
+/**
+ * What is known of a profile's API key, tracked by the core alone (electron/core/key-status.ts):
+ * `none` (no key for the profile's address), `saved` (saved, not tried yet), `accepted` (the
+ * service answered a call made with it), `refused` (the service answered 401 to it).
+ */
+export const KeyState = z.enum(['none', 'saved', 'accepted', 'refused']);
+export type KeyState = z.infer<typeof KeyState>;
+const KeyStatus = z.object({ profileId: z.string(), state: KeyState, at: z.number() });
+
 export const DeprecationInfo = z.object({
   /** The `Deprecation` header as sent (e.g. `@1700000000`), null when absent. */
   deprecation: z.string().nullable(),
@@ -72,6 +81,11 @@ export const api = {
     input: ProfileRef,
     output: z.object({ hasKey: z.boolean() }),
   },
+  /** The core's key state of the profile (also pushed as the `key` event whenever it changes). */
+  keyStatus: {
+    input: ProfileRef,
+    output: KeyStatus,
+  },
   testKey: {
     input: ProfileRef,
     output: z.object({ result: z.enum(['valid', 'invalid', 'unreachable']), message: z.string() }),
@@ -112,7 +126,9 @@ export const desktopApi = {
 
 export const events = {
   governor: GovernorSnapshot,
+  /** Every answer or failure that says whether the profile's service is reachable (electron/core/connectivity.ts). */
   connectivity: z.object({ profileId: z.string(), online: z.boolean(), at: z.number() }),
+  key: KeyStatus,
   profiles: ProfileList,
 } as const satisfies Record<string, z.ZodType>;
 

@@ -1,6 +1,11 @@
-/** The Add form: fields, inline validation by the shared contract, and submit to the outbox. */
+/**
+ * The Add form: fields, inline validation by the shared contract, and submit to the outbox.
+ * What it says of the animal added last follows that animal's outbox entry, so the message
+ * never outlives its truth: waiting to send, then sent with its id, or set aside for staff.
+ */
 import { NewPet, type PetStatus } from '../shared/animal';
 import { matchKey } from '../shared/text-match';
+import type { EntryLookup } from './outbox.svelte';
 
 export type FieldErrors = { name?: string; categoryId?: string; status?: string };
 
@@ -42,12 +47,37 @@ export function validateNewPet(
   return { ok: false, errors };
 }
 
-/** What the form asks of the profile besides saving (both optional; the Edit & resend form uses neither). */
+/** What the form asks of the profile besides saving (all optional; the Edit & resend form uses none). */
 export interface AddFormHooks {
   /** The id of a known category name typed in the Category field ("Dogs" → "1"), else null. */
   categoryIdOf?: (text: string) => string | null;
   /** The question to ask when the pet looks already saved on this device, else null. */
   duplicateQuestion?: (pet: NewPet) => Promise<string | null>;
+  /** The outbox entry of an added animal (OutboxStore.lookup); without it the message stays "waiting". */
+  entryOf?: (localId: string) => EntryLookup;
+}
+
+export type EnqueueResult = { ok: true; localId?: string } | { ok: false; message: string };
+
+export type AddedMessage = { text: string; tone: 'ok' | 'warn' };
+
+/** What the form says of an animal it added, from its outbox entry now; null once there is nothing to say. */
+export function addedMessage(name: string, found: EntryLookup): AddedMessage | null {
+  if (found.kind === 'gone') return null;
+  const waiting: AddedMessage = { text: `${name} is saved on this device and waiting to send.`, tone: 'ok' };
+  if (found.kind === 'pending') return waiting;
+  const { entry } = found;
+  switch (entry.state) {
+    case 'queued':
+    case 'sending':
+      return waiting;
+    case 'sent':
+      return { text: `${name} was sent (ID ${entry.serverId ?? 'unknown'}).`, tone: 'ok' };
+    case 'needs_attention':
+      return { text: `${name} was not accepted by the service: see “Needs attention” above.`, tone: 'warn' };
+    case 'check_needed':
+      return { text: `${name} needs a check before it is sent: see “Check needed” above.`, tone: 'warn' };
+  }
 }
 
 const petKey = (pet: NewPet) => `${pet.categoryId}\u0000${matchKey(pet.name)}`;
@@ -58,8 +88,15 @@ export class AddAnimalFormStore {
   status = $state<PetStatus | ''>('');
   errors = $state<FieldErrors>({});
   submitting = $state(false);
-  /** What the last submit did, e.g. "Rex is waiting to send." */
-  message = $state<string | null>(null);
+  /** The animal added last, followed through the outbox. */
+  added = $state<{ name: string; localId: string | null } | null>(null);
+  /** What the last submit did and what became of it, e.g. "Rex was sent (ID 42)." */
+  readonly message: AddedMessage | null = $derived.by(() => {
+    const added = this.added;
+    if (!added) return null;
+    const found = added.localId && this.hooks.entryOf ? this.hooks.entryOf(added.localId) : null;
+    return addedMessage(added.name, found ?? { kind: 'pending' });
+  });
   failure = $state<string | null>(null);
   /** Counts resets, so the view can move focus back to Name. */
   resets = $state(0);
@@ -70,7 +107,7 @@ export class AddAnimalFormStore {
   #askedKey: string | null = null;
 
   constructor(
-    private readonly enqueue: (pet: NewPet) => Promise<{ ok: true } | { ok: false; message: string }>,
+    private readonly enqueue: (pet: NewPet) => Promise<EnqueueResult>,
     initial?: NewPet,
     private readonly hooks: AddFormHooks = {},
   ) {
@@ -105,7 +142,6 @@ export class AddAnimalFormStore {
   async submit(): Promise<boolean> {
     if (this.submitting) return false;
     this.#touched = true;
-    this.message = null;
     this.failure = null;
     const result = validateNewPet(this.name, this.#categoryText(), this.status);
     if (!result.ok) {
@@ -131,7 +167,7 @@ export class AddAnimalFormStore {
       this.failure = `Not saved: ${saved.message}`;
       return false;
     }
-    this.message = `${result.pet.name} is saved on this device and waiting to send.`;
+    this.added = { name: result.pet.name, localId: saved.localId ?? null };
     this.duplicate = null;
     this.#askedKey = null;
     this.#clear();

@@ -27,7 +27,6 @@ export class AnimalDetailStore {
     readonly id: string,
     private readonly db: ProfileDb,
     private readonly cache: AnimalCache,
-    private readonly onReachability: (error: AppError | null) => void = () => {},
   ) {}
 
   start(): void {
@@ -51,7 +50,6 @@ export class AnimalDetailStore {
   async load(): Promise<void> {
     this.refresh = 'refreshing';
     const result = await this.api.getPet({ profileId: this.profileId, id: this.id });
-    this.onReachability(result.ok ? null : result.error);
     if (result.ok) {
       await this.cache.saveAnimal(result.data.animal, result.data.fetchedAt);
       this.sunset = result.data.deprecation.sunset;

@@ -2,19 +2,39 @@
  * The animal list of one profile: the service's answer to the current query (status,
  * limit), shown from the cache first and refreshed from the service; offline, the cached
  * answer stays fully usable. Quick search and sort work over what is loaded.
+ *
+ * The rows shown are the outbox and the cache joined: the entries not sent yet (queued,
+ * sending, check needed) as rows of their own, then the animals this device sent (the entry
+ * is `sent`, its record in the cache) with their service ids, until an answer lists them,
+ * then the service's rows; the status filter and the search apply to all three.
+ * Whether the service is reachable is not kept here (ConnectivityStore has it); the list only
+ * knows where its rows came from and what its last request answered, and loads again when
+ * told that the service answers again, that a key was saved, or that a batch was sent.
  */
 import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN, PET_STATUSES, type PetStatus } from '../shared/animal';
 import type { AdoptionApi } from '../shared/client';
 import { collapseDuplicateIds } from '../shared/duplicate-ids';
 import type { AppError } from '../shared/result';
 import type { AnimalCache } from '../data/animal-cache';
-import type { CachedAnimal } from '../data/db';
-import { searchAndSort, type SortKey } from './animal-sorting';
+import type { CachedAnimal, OutboxEntry } from '../data/db';
+import { searchAndSort, searchKey, type SortKey } from './animal-sorting';
 
 export type StatusFilter = PetStatus | 'all';
 export const STATUS_FILTERS: readonly StatusFilter[] = ['all', ...PET_STATUSES];
 
 export type ListState = 'idle' | 'loading' | 'loaded' | 'error';
+/** Where the rows of the current query come from: the service's answer, its saved copy, every saved animal, or nowhere yet. */
+export type ListSource = 'service' | 'cache' | 'saved' | 'none';
+
+/** What the list needs of the outbox (OutboxStore): the unsent entries shown as rows, and the sent animals. */
+export interface ListOutbox {
+  readonly listed: OutboxEntry[];
+  readonly sentAnimals: CachedAnimal[];
+}
+
+const NO_OUTBOX: ListOutbox = { listed: [], sentAnimals: [] };
+const UNREACHABLE = new Set(['offline', 'timeout']);
+const KEY_CODES = new Set(['no_key', 'unauthorized']);
 
 export class AnimalListStore {
   status = $state<StatusFilter>('all');
@@ -23,13 +43,11 @@ export class AnimalListStore {
   sort = $state<SortKey>('service');
   rows = $state.raw<CachedAnimal[]>([]);
   state = $state<ListState>('idle');
+  source = $state<ListSource>('none');
   /** When the rows shown were fetched from the service, null when never. */
   fetchedAt = $state<number | null>(null);
-  /** The rows come from the cache because the service could not be reached. */
-  offline = $state(false);
+  /** What the last finished request failed with; cleared when the next one starts. */
   error = $state<AppError | null>(null);
-  /** Offline and this query was never fetched: the rows are the saved animals that match it. */
-  fromSaved = $state(false);
   /** The service has not answered the current query yet (the core may be holding it back). */
   waiting = $state(false);
   /** Said when Refresh was pressed while the list was already waiting for the service. */
@@ -40,14 +58,38 @@ export class AnimalListStore {
     const value = Number(text);
     return value < LIMIT_MIN || value > LIMIT_MAX ? `Limit must be from ${LIMIT_MIN} to ${LIMIT_MAX}.` : null;
   });
-  readonly visible: CachedAnimal[] = $derived(searchAndSort(this.rows, this.search, this.sort));
+  /** Entries not sent yet that match the filter and the search, in the order they were entered. */
+  readonly queued: OutboxEntry[] = $derived.by(() => {
+    const needle = searchKey(this.search.trim());
+    return this.outbox.listed.filter(
+      (entry) =>
+        (this.status === 'all' || entry.pet.status === this.status) &&
+        (!needle || searchKey(entry.pet.name).includes(needle)),
+    );
+  });
+  /** Animals this device sent that the rows do not hold yet, in the order they were entered. */
+  readonly sentNotListed: CachedAnimal[] = $derived.by(() => {
+    // A local lookup inside the derivation, not state.
+    // eslint-disable-next-line svelte/prefer-svelte-reactivity
+    const listed = new Set(this.rows.map((row) => row.id));
+    return this.outbox.sentAnimals.filter(
+      (row) => !listed.has(row.id) && (this.status === 'all' || row.animal.status === this.status),
+    );
+  });
+  readonly visible: CachedAnimal[] = $derived(
+    searchAndSort([...this.sentNotListed, ...this.rows], this.search, this.sort),
+  );
+  /** The last request failed because of the key (none saved, or refused). */
+  readonly keyProblem: boolean = $derived(this.error !== null && KEY_CODES.has(this.error.code));
   #request = 0;
+  /** Asked to load again while a load was running: once more if that one fails. */
+  #again = false;
 
   constructor(
     private readonly api: AdoptionApi,
     readonly profileId: string,
     private readonly cache: AnimalCache,
-    private readonly onReachability: (error: AppError | null) => void = () => {},
+    private readonly outbox: ListOutbox = NO_OUTBOX,
   ) {}
 
   get limit(): number {
@@ -76,23 +118,53 @@ export class AnimalListStore {
     return this.load();
   }
 
+  /**
+   * Something changed that may make the service answer now (it answers again, a key was
+   * saved): loads again when the rows shown are not the service's last answer. Before the
+   * screen asked for the list once, nothing is loaded.
+   */
+  refreshIfStale(): Promise<void> {
+    if (this.state === 'idle') return Promise.resolve();
+    if (this.waiting) {
+      this.#again = true;
+      return Promise.resolve();
+    }
+    return this.error ? this.load() : Promise.resolve();
+  }
+
+  /** Animals were sent: the service's order and statuses are worth a fresh look, once loaded. */
+  refreshAfterSend(): Promise<void> {
+    if (this.state === 'idle') return Promise.resolve();
+    if (this.waiting) {
+      this.#again = true;
+      return Promise.resolve();
+    }
+    return this.load();
+  }
+
   /** Shows the cached answer at once, then asks the service. A stale answer is dropped. */
   async load(): Promise<void> {
     const request = ++this.#request;
     const query = { limit: this.limit, ...(this.status === 'all' ? {} : { status: this.status }) };
     this.state = 'loading';
     this.waiting = true;
+    this.#again = false;
+    this.error = null;
+    await this.#load(request, query);
+    if (request === this.#request && this.#again && this.error) void this.load();
+  }
+
+  async #load(request: number, query: { limit: number; status?: PetStatus }): Promise<void> {
     const cached = await this.cache.readList(query);
     if (request !== this.#request) return;
     this.rows = collapseDuplicateIds(cached?.animals ?? [], (row) => row.id);
     this.fetchedAt = cached?.fetchedAt ?? null;
-    this.fromSaved = false;
+    this.source = cached ? 'cache' : 'none';
     // `view`: a newer query of this screen drops this read in the core if it was not sent yet
     const result = await this.api.listPets({ profileId: this.profileId, query, view: 'animal-list' });
     if (request !== this.#request) return;
     this.waiting = false;
     this.refreshNote = null;
-    this.onReachability(result.ok ? null : result.error);
     if (result.ok) {
       // An answer may repeat an id (the core notes it in Diagnostics): one row per id, the last record wins.
       const animals = collapseDuplicateIds(result.data.animals, (animal) => animal.id);
@@ -100,20 +172,17 @@ export class AnimalListStore {
       if (request !== this.#request) return;
       this.rows = animals.map((animal) => ({ id: animal.id, animal, confirmedAt: result.data.fetchedAt }));
       this.fetchedAt = result.data.fetchedAt;
-      this.offline = false;
-      this.error = null;
+      this.source = 'service';
       this.state = 'loaded';
       return;
     }
-    this.error = result.error;
-    this.offline = result.error.code === 'offline' || result.error.code === 'timeout';
-    this.fromSaved = false;
-    if (!cached && this.offline) await this.#fromSaved(request, query);
+    if (!cached && UNREACHABLE.has(result.error.code)) await this.#fromSaved(request, query);
     if (request !== this.#request) return;
-    this.state = cached || this.fromSaved ? 'loaded' : 'error';
+    this.error = result.error;
+    this.state = this.source === 'none' ? 'error' : 'loaded';
   }
 
-  /** Never fetched and offline: answer the query from every animal saved on this device. */
+  /** Never fetched and unreachable: answer the query from every animal saved on this device. */
   async #fromSaved(request: number, query: { limit: number; status?: PetStatus }): Promise<void> {
     const all = await this.cache.all();
     if (request !== this.#request || all.length === 0) return;
@@ -123,6 +192,6 @@ export class AnimalListStore {
       .slice(0, query.limit);
     this.rows = matching;
     this.fetchedAt = all.reduce((max, row) => Math.max(max, row.confirmedAt), 0);
-    this.fromSaved = true;
+    this.source = 'saved';
   }
 }

@@ -1,11 +1,12 @@
 /**
  * Creates the stores once per app and hands them to components through Svelte context.
  * Everything that belongs to a profile lives in its ProfileSession, so switching profile
- * switches data, queue and meter together with no mix-up.
+ * switches data, queue and meter together with no mix-up. Facts shared by every screen have
+ * one store each, read by all: connectivity (ConnectivityStore), the key (KeysStore), the
+ * queue and its progress (OutboxStore); what follows from a change of one is wired here.
  */
 import { getContext, setContext } from 'svelte';
 import type { AdoptionApi } from '../shared/client';
-import type { AppError } from '../shared/result';
 import { AnimalCache } from '../data/animal-cache';
 import { closeProfileDb, deleteProfileDb, openProfileDb, profileDbExists, type ProfileDb } from '../data/db';
 import { Outbox } from '../data/outbox';
@@ -38,20 +39,19 @@ export class ProfileSession {
   readonly prepare: PrepareForEventStore;
   readonly categories: CategoriesStore;
   readonly print: PrintStore;
-  readonly reachability: (error: AppError | null) => void;
+  #offProgress: (() => void) | null = null;
+  #allSentAt: number | null = null;
 
   constructor(
     readonly api: AdoptionApi,
     readonly profileId: string,
-    sync: SyncDriver,
-    connectivity: ConnectivityStore,
+    private readonly sync: SyncDriver,
   ) {
     this.db = openProfileDb(profileId);
     this.cache = new AnimalCache(this.db);
-    this.reachability = (error) => connectivity.report(profileId, error);
-    this.list = new AnimalListStore(api, profileId, this.cache, this.reachability);
     this.saved = new SavedAnimalsStore(this.db);
     this.outbox = new OutboxStore(profileId, this.db, new Outbox(this.db), sync);
+    this.list = new AnimalListStore(api, profileId, this.cache, this.outbox);
     this.categories = new CategoriesStore(this.db);
     this.print = new PrintStore(api, this.cache);
     this.addForm = new AddAnimalFormStore((pet) => this.outbox.enqueue(pet), undefined, {
@@ -60,6 +60,7 @@ export class ProfileSession {
         const matches = (await DuplicateIndex.read(this.db)).find(pet);
         return matches.length > 0 ? duplicateQuestion(pet, matches, this.categories.labels) : null;
       },
+      entryOf: (localId) => this.outbox.lookup(localId),
     });
     this.prepare = new PrepareForEventStore(api, profileId, this.cache);
   }
@@ -68,12 +69,21 @@ export class ProfileSession {
     this.saved.start();
     this.outbox.start();
     this.categories.start();
+    this.#allSentAt = this.sync.progress(this.profileId).allSentAt;
+    // A batch was sent: the list asks the service again (once per batch, not per animal).
+    this.#offProgress ??= this.sync.onProgress(({ profileId, allSentAt }) => {
+      if (profileId !== this.profileId || allSentAt === null || allSentAt === this.#allSentAt) return;
+      this.#allSentAt = allSentAt;
+      void this.list.refreshAfterSend();
+    });
   }
 
   stop(): void {
     this.saved.stop();
     this.outbox.stop();
     this.categories.stop();
+    this.#offProgress?.();
+    this.#offProgress = null;
   }
 }
 
@@ -89,6 +99,7 @@ export class AppStores {
   // eslint-disable-next-line svelte/prefer-svelte-reactivity
   readonly #sessions = new Map<string, ProfileSession>();
   #offConnectivity: (() => void) | null = null;
+  #offKeys: (() => void) | null = null;
   #offProfiles: (() => void) | null = null;
   #started: Promise<void> | null = null;
 
@@ -101,7 +112,11 @@ export class AppStores {
     this.profiles = new ProfilesStore(api, win.localStorage);
     this.connectivity = new ConnectivityStore(api);
     this.governor = new GovernorStore(api, this.clock);
-    this.keys = new KeysStore(api);
+    // A key saved in this window lets its queue go on (every window hears the change; one resumes).
+    this.keys = new KeysStore(api, (profileId) => {
+      this.sync.resume(profileId);
+      void this.#sessions.get(profileId)?.list.refreshIfStale();
+    });
     this.diagnostics = new DiagnosticsStore(api);
   }
 
@@ -119,10 +134,17 @@ export class AppStores {
   async #start(): Promise<void> {
     this.clock.start();
     this.connectivity.start();
+    this.keys.start();
     this.governor.start();
-    // Back online: the wait before the next try may be cut short (once; see SyncEngine.wake).
-    this.#offConnectivity ??= this.api.on('connectivity', ({ profileId, online }) => {
-      if (online) this.sync.wake?.(profileId);
+    // The service answers again: the wait before the next try may be cut short (once; see
+    // SyncEngine.wake), and a list showing saved rows asks again.
+    this.#offConnectivity ??= this.connectivity.onBack((profileId) => {
+      this.sync.wake?.(profileId);
+      void this.#sessions.get(profileId)?.list.refreshIfStale();
+    });
+    // A key saved (in any window): a list that failed for want of it asks again.
+    this.#offKeys ??= this.keys.onChange((profileId, state) => {
+      if (state === 'saved') void this.#sessions.get(profileId)?.list.refreshIfStale();
     });
     // A profile removed (here or in another window): its queue and session are let go.
     this.#offProfiles ??= this.api.on('profiles', ({ profiles }) => {
@@ -184,7 +206,7 @@ export class AppStores {
   session(profileId: string): ProfileSession {
     let session = this.#sessions.get(profileId);
     if (!session) {
-      session = new ProfileSession(this.api, profileId, this.sync, this.connectivity);
+      session = new ProfileSession(this.api, profileId, this.sync);
       session.start();
       this.#sessions.set(profileId, session);
     }
@@ -197,12 +219,16 @@ export class AppStores {
     this.#sessions.clear();
     this.sync.stop?.();
     this.#offConnectivity?.();
+    this.#offConnectivity = null;
+    this.#offKeys?.();
+    this.#offKeys = null;
     this.#offProfiles?.();
     this.#offProfiles = null;
     this.clock.stop();
     this.router.destroy();
     this.profiles.destroy();
     this.connectivity.destroy();
+    this.keys.destroy();
     this.governor.destroy();
   }
 }

@@ -1,20 +1,32 @@
 /**
  * The outbox of one profile as the UI sees it: entries live from IndexedDB (liveQuery, so
- * every window sees the same queue whichever window sends), enqueue (durable before it
- * shows), Edit & resend / Discard, staff's answers to a check ("it is this one" / "send
- * mine"), and the sync progress.
+ * every window sees the same queue whichever window sends), with the cached records of the
+ * animals sent from it (so the list shows a sent animal in place of its queued row), enqueue
+ * (durable before it shows), Edit & resend / Discard, staff's answers to a check ("it is this
+ * one" / "send mine"), and the sync progress.
  */
 import { liveQuery, type Subscription } from 'dexie';
 import type { NewPet } from '../shared/animal';
-import type { OutboxEntry, ProfileDb } from '../data/db';
+import type { CachedAnimal, OutboxEntry, ProfileDb } from '../data/db';
 import type { Outbox } from '../data/outbox';
 import type { SyncDriver, SyncProgress } from './sync-driver';
 
+/** An entry as the Add form follows it: still unknown to this window, in the outbox, or gone (discarded, pruned). */
+export type EntryLookup = { kind: 'pending' } | { kind: 'found'; entry: OutboxEntry } | { kind: 'gone' };
+
 export class OutboxStore {
   entries = $state.raw<OutboxEntry[]>([]);
+  /** The cached records of the entries the service confirmed, in the order they were entered. */
+  sentAnimals = $state.raw<CachedAnimal[]>([]);
   progress = $state<SyncProgress | null>(null);
   error = $state<string | null>(null);
   readonly waiting: OutboxEntry[] = $derived(this.entries.filter((e) => e.state === 'queued' || e.state === 'sending'));
+  /** The entries shown as rows of their own (not sent yet, not set aside for editing). */
+  readonly listed: OutboxEntry[] = $derived(
+    this.entries.filter((e) => e.state === 'queued' || e.state === 'sending' || e.state === 'check_needed'),
+  );
+  /** Something was sent from this outbox (kept a day): the queue is "all sent", not merely empty. */
+  readonly anySent: boolean = $derived(this.entries.some((e) => e.state === 'sent'));
   readonly needsAttention: OutboxEntry[] = $derived(this.entries.filter((e) => e.state === 'needs_attention'));
   /** Entries the app could not settle alone: is an animal on the service this one? */
   readonly checkNeeded: OutboxEntry[] = $derived(this.entries.filter((e) => e.state === 'check_needed'));
@@ -22,6 +34,9 @@ export class OutboxStore {
   readonly unsent: OutboxEntry[] = $derived(this.entries.filter((e) => e.state !== 'sent'));
   #subscription: Subscription | null = null;
   #offProgress: (() => void) | null = null;
+  /** Every entry this window has seen in the outbox (not state: it only tells "gone" from "not read yet"). */
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity
+  readonly #seen = new Set<string>();
 
   constructor(
     readonly profileId: string,
@@ -31,9 +46,17 @@ export class OutboxStore {
   ) {}
 
   start(): void {
-    this.#subscription ??= liveQuery(() => this.db.outbox.orderBy('seq').toArray()).subscribe({
-      next: (rows) => {
+    const db = this.db;
+    this.#subscription ??= liveQuery(async () => {
+      const rows = await db.outbox.orderBy('seq').toArray();
+      const sentIds = rows.flatMap((row) => (row.state === 'sent' && row.serverId ? [row.serverId] : []));
+      const sent = sentIds.length > 0 ? await db.animals.bulkGet(sentIds) : [];
+      return { rows, sent: sent.filter((row): row is CachedAnimal => row !== undefined) };
+    }).subscribe({
+      next: ({ rows, sent }) => {
+        for (const row of rows) this.#seen.add(row.localId);
         this.entries = rows.map(({ seq: _seq, ...entry }) => entry);
+        this.sentAnimals = sent;
       },
       error: (error: unknown) => {
         this.error = error instanceof Error ? error.message : String(error);
@@ -53,14 +76,22 @@ export class OutboxStore {
   }
 
   /** Writes the creation to the outbox (committed, strict durability), then asks sync to send. */
-  async enqueue(pet: NewPet): Promise<{ ok: true } | { ok: false; message: string }> {
+  async enqueue(pet: NewPet): Promise<{ ok: true; localId: string } | { ok: false; message: string }> {
+    let localId: string;
     try {
-      await this.outbox.enqueue(pet);
+      ({ localId } = await this.outbox.enqueue(pet));
     } catch (error) {
       return { ok: false, message: error instanceof Error ? error.message : String(error) };
     }
     this.sync.kick(this.profileId);
-    return { ok: true };
+    return { ok: true, localId };
+  }
+
+  /** An entry as this window knows it now (reactive: it follows the outbox). */
+  lookup(localId: string): EntryLookup {
+    const entry = this.entries.find((e) => e.localId === localId);
+    if (entry) return { kind: 'found', entry };
+    return this.#seen.has(localId) ? { kind: 'gone' } : { kind: 'pending' };
   }
 
   /**
@@ -111,10 +142,5 @@ export class OutboxStore {
     }
     this.sync.kick(this.profileId);
     return null;
-  }
-
-  /** After a key was saved: let sync try again. */
-  resume(): void {
-    this.sync.resume(this.profileId);
   }
 }

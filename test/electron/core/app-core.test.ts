@@ -38,7 +38,11 @@ describe('app core over the local service', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('lists the Local demo animals once its key is set, and reports it online', async () => {
+  it('lists the Local demo animals once its key is set, and reports it online and the key accepted', async () => {
+    expect(await core.router.handle('keyStatus', { profileId: 'local' })).toMatchObject({
+      ok: true,
+      data: { profileId: 'local', state: 'none' },
+    });
     expect(await core.router.handle('listPets', { profileId: 'local', query: {} })).toMatchObject({
       ok: false,
       error: { code: 'no_key' },
@@ -52,6 +56,14 @@ describe('app core over the local service', () => {
     expect(
       seen.filter(([event]) => event === 'connectivity').map(([, p]) => (p as { online: boolean }).online),
     ).toEqual([true]);
+    expect(seen.filter(([event]) => event === 'key').map(([, p]) => (p as { state: string }).state)).toEqual([
+      'saved',
+      'accepted',
+    ]);
+    expect(await core.router.handle('keyStatus', { profileId: 'local' })).toMatchObject({
+      ok: true,
+      data: { state: 'accepted' },
+    });
     expect(seen.some(([event]) => event === 'governor')).toBe(true);
     const diagnostics = await core.router.handle('diagnostics', {});
     expect(JSON.stringify(diagnostics)).not.toContain('k1"');
@@ -110,7 +122,7 @@ describe('app core over the local service', () => {
 });
 
 describe('connectivity tracker', () => {
-  it('reports the first observation and then only flips; says nothing for errors without an answer', () => {
+  it('reports every observation (a reloaded window learns the state from the next call); says nothing for errors without an answer', () => {
     const reports: { profileId: string; online: boolean; at: number }[] = [];
     let now = 100;
     const clock = { now: () => now, setTimeout: () => 0, clearTimeout: () => {} };
@@ -127,6 +139,8 @@ describe('connectivity tracker', () => {
     tracker.observe('b', ok({ result: 'unreachable', message: '' }));
     expect(reports).toEqual([
       { profileId: 'a', online: true, at: 100 },
+      { profileId: 'a', online: true, at: 100 },
+      { profileId: 'a', online: false, at: 200 },
       { profileId: 'a', online: false, at: 200 },
       { profileId: 'a', online: true, at: 300 },
       { profileId: 'b', online: false, at: 300 },

@@ -146,6 +146,7 @@ export function createFuzzer(seed: number, jsonOnly = false) {
     setKey: ['profileId', 'key'],
     clearKey: ['profileId'],
     hasKey: ['profileId'],
+    keyStatus: ['profileId'],
     testKey: ['profileId'],
     governorSnapshot: ['profileId'],
     diagnostics: [],

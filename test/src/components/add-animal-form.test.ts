@@ -1,7 +1,10 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import AddAnimalForm from '../../../src/components/AddAnimalForm.svelte';
-import { AddAnimalFormStore, validateNewPet } from '../../../src/stores/add-animal-form.svelte';
+import type { OutboxEntry } from '../../../src/data/db';
+import { AddAnimalFormStore, addedMessage, validateNewPet } from '../../../src/stores/add-animal-form.svelte';
+import type { EntryLookup } from '../../../src/stores/outbox.svelte';
+import { ReactiveBox } from '../reactive-box.svelte';
 
 describe('validateNewPet', () => {
   it('keeps a category id above 2^53 exact and canonical', () => {
@@ -60,5 +63,55 @@ describe('AddAnimalForm', () => {
     await fireEvent.submit(screen.getByRole('form', { name: 'Add an animal' }));
     expect((await screen.findByRole('alert')).textContent).toContain('Not saved: disk full');
     expect((screen.getByLabelText(/^Name/) as HTMLInputElement).value).toBe('Tom');
+  });
+});
+
+describe('what the form says of the animal it added', () => {
+  afterEach(cleanup);
+
+  const entry = (state: OutboxEntry['state'], serverId: string | null = null): OutboxEntry => ({
+    localId: 'l1',
+    idempotencyKey: 'k1',
+    pet: { name: 'Pepper', categoryId: '3' },
+    createdAt: 1,
+    updatedAt: 1,
+    state,
+    attempts: 0,
+    lastError: null,
+    serverId,
+    nextAttemptAt: null,
+    failures: 0,
+    doubtSince: null,
+    check: null,
+    notOurs: [],
+  });
+
+  it('follows the outbox entry: waiting, then sent with its id, set aside, or nothing once it is gone', () => {
+    expect(addedMessage('Pepper', { kind: 'pending' })?.text).toBe(
+      'Pepper is saved on this device and waiting to send.',
+    );
+    expect(addedMessage('Pepper', { kind: 'found', entry: entry('sending') })?.text).toMatch(/waiting to send/);
+    expect(addedMessage('Pepper', { kind: 'found', entry: entry('sent', '4021') })).toEqual({
+      text: 'Pepper was sent (ID 4021).',
+      tone: 'ok',
+    });
+    expect(addedMessage('Pepper', { kind: 'found', entry: entry('needs_attention') })?.tone).toBe('warn');
+    expect(addedMessage('Pepper', { kind: 'found', entry: entry('check_needed') })?.text).toMatch(/Check needed/);
+    expect(addedMessage('Pepper', { kind: 'gone' })).toBeNull();
+  });
+
+  it('changes on screen when the entry is sent', async () => {
+    const found = new ReactiveBox<EntryLookup>({ kind: 'pending' });
+    const form = new AddAnimalFormStore(async () => ({ ok: true as const, localId: 'l1' }), undefined, {
+      entryOf: () => found.value,
+    });
+    render(AddAnimalForm, { form });
+    await fireEvent.input(screen.getByLabelText(/^Name/), { target: { value: 'Pepper' } });
+    await fireEvent.input(screen.getByLabelText(/^Category ID/), { target: { value: '3' } });
+    await fireEvent.submit(screen.getByRole('form', { name: 'Add an animal' }));
+    expect(await screen.findByText('Pepper is saved on this device and waiting to send.')).toBeTruthy();
+    found.value = { kind: 'found', entry: entry('sent', '4021') };
+    expect(await screen.findByText('Pepper was sent (ID 4021).')).toBeTruthy();
+    expect(screen.queryByText(/waiting to send/)).toBeNull();
   });
 });

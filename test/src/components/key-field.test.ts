@@ -13,7 +13,7 @@ describe('KeyField (write-only)', () => {
     const api = fakeAdoptionApi();
     api.handle('setKey', () => ok({ saved: true as const }));
     const keys = new KeysStore(api);
-    keys.hasKey.local = false;
+    keys.byProfile.local = { state: 'none', at: 0 };
     render(KeyField, { keys, profileId: 'local' });
     expect(screen.getByTestId('key-state').textContent).toContain('No key saved');
     const input = screen.getByLabelText('API key') as HTMLInputElement;
@@ -29,7 +29,7 @@ describe('KeyField (write-only)', () => {
 
   it('gives every field its own id, so two on one screen each have their own label', () => {
     const keys = new KeysStore(fakeAdoptionApi());
-    keys.hasKey.local = false;
+    keys.byProfile.local = { state: 'none', at: 0 };
     render(KeyField, { keys, profileId: 'local', compact: true });
     render(KeyField, { keys, profileId: 'local' });
     const fields = screen.getAllByLabelText('API key');
@@ -41,7 +41,7 @@ describe('KeyField (write-only)', () => {
 
   it('compact: one row with the field and Save key, no key state, no Test or Remove', () => {
     const keys = new KeysStore(fakeAdoptionApi());
-    keys.hasKey.local = false;
+    keys.byProfile.local = { state: 'none', at: 0 };
     render(KeyField, { keys, profileId: 'local', compact: true });
     expect(screen.getByLabelText('API key')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Save key' })).toBeTruthy();

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AnimalCache } from '../../../src/data/animal-cache';
 import { openProfileDb } from '../../../src/data/db';
 import { Outbox } from '../../../src/data/outbox';
@@ -73,6 +73,31 @@ describe('SyncEngine', () => {
     expect(seen.at(-1)).toBe('3/3 idle');
     expect(engine.progress(profileId)).toMatchObject({ total: 3, sent: 3, active: false, allSentAt: clock.now() });
     expect(events.slice(0, -1).every((e) => e.allSentAt === null)).toBe(true);
+  });
+
+  it('counts entries added while a send is held (a rate-limit wait) into the batch at once', async () => {
+    const { api, clock, engine, events, outbox, profileId } = setup();
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    api.createAnswers.push(async (input, fake) => {
+      await held;
+      return ok({ animal: fake.store(input.pet), fetchedAt: clock.now() });
+    });
+    engine.start();
+    await outbox.enqueue(pet('First'));
+    engine.kick(profileId);
+    await vi.waitFor(() => expect(api.createCalls).toHaveLength(1));
+    for (const name of ['Second', 'Third', 'Fourth']) {
+      await outbox.enqueue(pet(name));
+      engine.kick(profileId);
+    }
+    // The first send is still held: the progress already counts all four.
+    await vi.waitFor(() => expect(engine.progress(profileId)).toMatchObject({ sent: 0, total: 4, active: true }));
+    release();
+    await engine.whenIdle();
+    const totals = events.filter((e) => e.sent > 0).map((e) => e.total);
+    expect(new Set(totals)).toEqual(new Set([4]));
+    expect(engine.progress(profileId)).toMatchObject({ sent: 4, total: 4, active: false });
   });
 
   it('sets a refused entry aside with the service message and keeps sending the rest', async () => {

@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AnimalCache } from '../../../src/data/animal-cache';
 import { deleteProfileDb, openProfileDb } from '../../../src/data/db';
 import type { Animal } from '../../../src/shared/animal';
-import { AnimalListStore } from '../../../src/stores/animal-list.svelte';
+import type { OutboxEntry } from '../../../src/data/db';
+import { AnimalListStore, type ListOutbox } from '../../../src/stores/animal-list.svelte';
 import { err, fakeAdoptionApi, ok } from '../fake-adoption-api';
 
 const animals: Animal[] = [
@@ -46,16 +47,78 @@ describe('AnimalListStore', () => {
     api.handle('listPets', () => ok({ animals, fetchedAt: 5000 }));
     const id = fresh();
     const cache = new AnimalCache(openProfileDb(id));
-    const reports: Array<string | null> = [];
-    const list = new AnimalListStore(api, id, cache, (error) => reports.push(error?.code ?? null));
+    const list = new AnimalListStore(api, id, cache);
     await list.load();
+    expect(list.source).toBe('service');
     api.handle('listPets', () => err('offline', 'no connection'));
     await list.load();
-    expect(list.offline).toBe(true);
+    expect(list.source).toBe('cache');
+    expect(list.error?.code).toBe('offline');
     expect(list.state).toBe('loaded');
     expect(list.rows).toHaveLength(3);
     expect(list.fetchedAt).toBe(5000);
-    expect(reports).toEqual([null, 'offline']);
+  });
+
+  it('joins the outbox: unsent entries and sent animals not yet listed, with the filter and the search', async () => {
+    const api = fakeAdoptionApi();
+    api.handle('listPets', () => ok({ animals: [animals[1]!], fetchedAt: 5000 }));
+    const id = fresh();
+    const entry = (localId: string, name: string, state: OutboxEntry['state'], status?: 'sold') => ({
+      localId,
+      idempotencyKey: localId,
+      pet: { name, categoryId: '1', ...(status ? { status } : {}) },
+      createdAt: 1,
+      updatedAt: 1,
+      state,
+      attempts: 0,
+      lastError: null,
+      serverId: null,
+      nextAttemptAt: null,
+      failures: 0,
+      doubtSince: null,
+      check: null,
+      notOurs: [],
+    });
+    const outbox: ListOutbox = {
+      listed: [entry('a', 'Olive', 'queued'), entry('b', 'Basil', 'check_needed', 'sold')],
+      sentAnimals: [
+        { id: '77', animal: { id: '77', name: 'Sage', categoryId: '7', status: 'available' }, confirmedAt: 1 },
+        { id: '10', animal: animals[1]!, confirmedAt: 1 },
+      ],
+    };
+    const list = new AnimalListStore(api, id, new AnimalCache(openProfileDb(id)), outbox);
+    await list.load();
+    expect(list.queued.map((e) => e.pet.name)).toEqual(['Olive', 'Basil']);
+    // Sage was sent after the answer; amy (id 10) is in the answer itself, so shown once.
+    expect(list.visible.map((r) => r.id)).toEqual(['77', '10']);
+    list.search = 'bas';
+    expect(list.queued.map((e) => e.pet.name)).toEqual(['Basil']);
+    expect(list.visible).toEqual([]);
+    list.search = 'SAG';
+    expect(list.queued).toEqual([]);
+    expect(list.visible.map((r) => r.animal.name)).toEqual(['Sage']);
+    list.search = '';
+    list.status = 'sold';
+    expect(list.queued.map((e) => e.pet.name)).toEqual(['Basil']);
+    expect(list.sentNotListed).toEqual([]);
+  });
+
+  it('loads again when told the service answers again, only if its last load failed', async () => {
+    const api = fakeAdoptionApi();
+    api.handle('listPets', () => err('offline', 'no connection'));
+    const id = fresh();
+    const list = new AnimalListStore(api, id, new AnimalCache(openProfileDb(id)));
+    await list.refreshIfStale();
+    expect(api.calls).toHaveLength(0);
+    await list.load();
+    expect(list.error?.code).toBe('offline');
+    api.handle('listPets', () => ok({ animals, fetchedAt: 6000 }));
+    await list.refreshIfStale();
+    expect(list.source).toBe('service');
+    expect(list.error).toBeNull();
+    const calls = api.calls.length;
+    await list.refreshIfStale();
+    expect(api.calls.length).toBe(calls);
   });
 
   it('shows one row per id when an answer repeats ids (the last record wins), saved and after a reload', async () => {

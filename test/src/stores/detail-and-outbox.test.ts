@@ -66,7 +66,10 @@ describe('OutboxStore', () => {
     const sync = fakeSync();
     const store = new OutboxStore(id, db, new Outbox(db), sync);
     store.start();
-    expect(await store.enqueue({ name: 'Pip', categoryId: '3' })).toEqual({ ok: true });
+    expect(await store.enqueue({ name: 'Pip', categoryId: '3' })).toMatchObject({
+      ok: true,
+      localId: expect.any(String),
+    });
     expect(sync.kick).toHaveBeenCalledWith(id);
     await until(() => store.waiting.length === 1);
     expect(store.waiting[0]).toMatchObject({ pet: { name: 'Pip', categoryId: '3' }, state: 'queued' });

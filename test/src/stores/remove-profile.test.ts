@@ -45,7 +45,7 @@ async function started(profileId: string) {
   await stores.start();
   const session = stores.session(profileId);
   const entered = await session.outbox.enqueue(pet('Queued'));
-  expect(entered).toEqual({ ok: true });
+  expect(entered).toMatchObject({ ok: true });
   await vi.waitFor(() => expect(session.outbox.unsent).toHaveLength(1));
   return { api, sync, stores, session };
 }
