@@ -1,91 +1,26 @@
 /**
  * Creates the stores once per app and hands them to components through Svelte context.
- * Everything that belongs to a profile lives in its ProfileSession, so switching profile
- * switches data, queue and meter together with no mix-up. Facts shared by every screen have
+ * Everything that belongs to a profile lives in its ProfileSession (profile-session.svelte.ts),
+ * one per profile, kept while the app runs. Facts shared by every screen have
  * one store each, read by all: connectivity (ConnectivityStore), the key (KeysStore), the
  * queue and its progress (OutboxStore); what follows from a change of one is wired here.
  */
 import { getContext, setContext } from 'svelte';
 import type { AdoptionApi } from '../shared/client';
-import { AnimalCache } from '../data/animal-cache';
-import { closeProfileDb, deleteProfileDb, openProfileDb, profileDbExists, type ProfileDb } from '../data/db';
-import { Outbox } from '../data/outbox';
+import { closeProfileDb, deleteProfileDb, openProfileDb, profileDbExists } from '../data/db';
 import { SyncEngine } from '../data/sync-engine';
 import { SharedSync, SYNC_CHANNEL } from '../data/sync-leader';
-import { DuplicateIndex, duplicateQuestion } from '../data/duplicates';
-import { AddAnimalFormStore } from './add-animal-form.svelte';
-import { AnimalListStore } from './animal-list.svelte';
-import { CategoriesStore } from './categories.svelte';
 import { ClockStore } from './clock.svelte';
 import { ConnectivityStore } from './connectivity.svelte';
 import { DiagnosticsStore } from './diagnostics.svelte';
 import { GovernorStore } from './governor.svelte';
 import { KeysStore } from './keys.svelte';
-import { OutboxStore } from './outbox.svelte';
-import { PrepareForEventStore } from './prepare-for-event.svelte';
-import { PrintStore } from './print.svelte';
+import { ProfileSession } from './profile-session.svelte';
 import { ProfilesStore } from './profiles.svelte';
 import { RouterStore } from './router.svelte';
-import { SavedAnimalsStore } from './saved-animals.svelte';
 import type { SyncDriver } from './sync-driver';
 
-export class ProfileSession {
-  readonly db: ProfileDb;
-  readonly cache: AnimalCache;
-  readonly list: AnimalListStore;
-  readonly saved: SavedAnimalsStore;
-  readonly outbox: OutboxStore;
-  readonly addForm: AddAnimalFormStore;
-  readonly prepare: PrepareForEventStore;
-  readonly categories: CategoriesStore;
-  readonly print: PrintStore;
-  #offProgress: (() => void) | null = null;
-  #allSentAt: number | null = null;
-
-  constructor(
-    readonly api: AdoptionApi,
-    readonly profileId: string,
-    private readonly sync: SyncDriver,
-  ) {
-    this.db = openProfileDb(profileId);
-    this.cache = new AnimalCache(this.db);
-    this.saved = new SavedAnimalsStore(this.db);
-    this.outbox = new OutboxStore(profileId, this.db, new Outbox(this.db), sync);
-    this.list = new AnimalListStore(api, profileId, this.cache, this.outbox);
-    this.categories = new CategoriesStore(this.db);
-    this.print = new PrintStore(api, this.cache);
-    this.addForm = new AddAnimalFormStore((pet) => this.outbox.enqueue(pet), undefined, {
-      categoryIdOf: (text) => this.categories.labels.idOf(text),
-      duplicateQuestion: async (pet) => {
-        const matches = (await DuplicateIndex.read(this.db)).find(pet);
-        return matches.length > 0 ? duplicateQuestion(pet, matches, this.categories.labels) : null;
-      },
-      entryOf: (localId) => this.outbox.lookup(localId),
-    });
-    this.prepare = new PrepareForEventStore(api, profileId, this.cache);
-  }
-
-  start(): void {
-    this.saved.start();
-    this.outbox.start();
-    this.categories.start();
-    this.#allSentAt = this.sync.progress(this.profileId).allSentAt;
-    // A batch was sent: the list asks the service again (once per batch, not per animal).
-    this.#offProgress ??= this.sync.onProgress(({ profileId, allSentAt }) => {
-      if (profileId !== this.profileId || allSentAt === null || allSentAt === this.#allSentAt) return;
-      this.#allSentAt = allSentAt;
-      void this.list.refreshAfterSend();
-    });
-  }
-
-  stop(): void {
-    this.saved.stop();
-    this.outbox.stop();
-    this.categories.stop();
-    this.#offProgress?.();
-    this.#offProgress = null;
-  }
-}
+export { ProfileSession };
 
 export class AppStores {
   readonly clock = new ClockStore();
