@@ -70,6 +70,31 @@ test.describe('main screens', () => {
     await expect(page.getByTestId('queued-row')).toHaveCount(2);
     await expectNoAxeViolations(page);
     await shoot(page, 'offline-queued');
+
+    // Back online: the list follows by itself, each sent animal in place of its queued row.
+    test.setTimeout(60_000);
+    await service.restart();
+    for (const name of ['Waffles', 'Noodle']) {
+      await expect(page.getByTestId('animal-row').filter({ hasText: name })).toContainText(/ID\s*\d+/, {
+        timeout: 30_000,
+      });
+    }
+    await expect(page.getByTestId('all-sent')).toBeVisible();
+    await expect(page.getByTestId('list-status')).toContainText('Updated');
+    await expectNoAxeViolations(page);
+    await shoot(page, 'back-online');
+  });
+});
+
+test.describe('no key yet', () => {
+  test.use({ viewport: { width: 1200, height: 760 }, storeKey: false });
+
+  test('the key prompt', async ({ app }) => {
+    const { page } = app;
+    await expect(page.getByRole('region', { name: 'API key needed' })).toContainText('No key is saved for Local demo.');
+    await expect(page.getByTestId('list-status')).toContainText('needs a valid API key');
+    await expectNoAxeViolations(page);
+    await shoot(page, 'key-needed');
   });
 });
 
