@@ -47,7 +47,7 @@ test('moving the Local demo address to another server asks first, removes the ke
 
     await page.getByRole('link', { name: 'Animals', exact: true }).click();
     await page.getByRole('button', { name: 'Refresh' }).click();
-    await expect(page.getByText('No API key is saved for this profile').first()).toBeVisible();
+    await expect(page.getByRole('region', { name: 'API key needed' })).toContainText('No key is saved for Local demo.');
     expect(seen.filter((headers) => headers.authorization !== undefined)).toEqual([]);
     expect(JSON.stringify(seen)).not.toContain(service.key);
   } finally {

@@ -179,8 +179,10 @@ test('a service that echoes the key gets no part of it onto the orders view, an 
       .fill(`http://127.0.0.1:${(echo.address() as AddressInfo).port}/v1`);
     await page.getByRole('button', { name: 'Save profile' }).click();
     await page.getByRole('button', { name: 'Change address and remove the key' }).click();
-    await page.getByPlaceholder('Paste the key').fill(key);
-    await page.getByRole('button', { name: 'Save key' }).click();
+    // The key card (the key prompt is on screen too now that no key is saved)
+    const card = page.getByRole('region', { name: 'API key', exact: true });
+    await card.getByPlaceholder('Paste the key').fill(key);
+    await card.getByRole('button', { name: 'Save key' }).click();
     await expect(page.getByText('Key saved.')).toBeVisible();
 
     const shown: string[] = [];

