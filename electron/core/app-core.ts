@@ -149,14 +149,17 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     testKey: ({ profileId }) => withClient(profileId, (c) => c.testKey()),
     listProfiles: async () => ok(profiles.list()),
     saveProfile: async (input) => {
+      const before = input.id ? (profiles.get(input.id)?.baseUrl ?? null) : null;
       const saved = await profiles.save(input);
       // A key is kept for its own origin only: an address moved elsewhere leaves it behind.
       if (saved.ok) {
         const kept = await keys.keepOnlyFor(saved.data.id, saved.data.baseUrl);
         if (!kept.ok) logError(`saveProfile: the old key could not be removed (${kept.error.message})`);
-        // The address may have moved: what was known of the key may no longer hold.
-        keyStatus.forget(saved.data.id);
-        events.emit('key', await keyStatus.status(saved.data.id));
+        // Another address: what was known of the key no longer holds (it may be gone, too).
+        if (saved.data.baseUrl !== before) {
+          keyStatus.forget(saved.data.id);
+          events.emit('key', await keyStatus.status(saved.data.id));
+        }
       }
       return saved;
     },

@@ -99,6 +99,8 @@ describe('app core over the local service', () => {
     const other = await startService({ port: 0, keys: { k2: 'free' }, seedAnimals: 1 });
     try {
       await core.router.handle('saveProfile', { id, name: 'Shelter B', baseUrl: other.url, color: 'blue' });
+      // The key went with the old address, and the renderers are told.
+      expect(seen.filter(([event]) => event === 'key').at(-1)?.[1]).toMatchObject({ profileId: id, state: 'none' });
       expect(await core.router.handle('listPets', { profileId: id, query: {} })).toMatchObject({
         ok: false,
         error: { code: 'no_key' },
