@@ -3,7 +3,9 @@ export class ClockStore {
   now = $state(Date.now());
   #timer: ReturnType<typeof setInterval> | null = null;
 
-  constructor(private readonly read: () => number = Date.now) {
+  // `Date.now()` looked up at each tick (not the function kept at load), so a page clock set
+  // later (Playwright's `page.clock`) is the one read.
+  constructor(private readonly read: () => number = () => Date.now()) {
     this.now = read();
   }
 
@@ -34,4 +36,16 @@ export function formatDuration(ms: number): string {
   if (hours > 0) return `${hours} h ${String(minutes).padStart(2, '0')} min`;
   if (minutes > 0) return `${minutes} min ${String(seconds).padStart(2, '0')} s`;
   return `${seconds} s`;
+}
+
+/**
+ * The time to a rate-limit window's reset. `X-RateLimit-Reset` is a whole Unix second and the
+ * service's clock is known within about a second, so a fresh one-minute window reads 60–62 s
+ * away: from a minute on, only whole minutes are said ("about 1 min"), never "1 min 02 s".
+ */
+export function formatReset(ms: number): string {
+  const seconds = Math.max(0, Math.ceil(ms / 1000));
+  if (seconds <= 60) return `${seconds} s`;
+  if (seconds < 3600) return `about ${Math.round(seconds / 60)} min`;
+  return formatDuration(ms);
 }

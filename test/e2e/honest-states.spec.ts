@@ -4,6 +4,7 @@
  * anything was tried; the Add form's message expires when it stops being true; progress
  * counts the whole batch.
  */
+import { readFile } from 'node:fs/promises';
 import { expect, test } from './fixtures';
 import { addAnimal, expectListLoaded } from './renderer-helpers';
 import { categoryFor, queueThroughForm } from './support/queue-through-form';
@@ -39,6 +40,21 @@ test('after a reload with the service down, nothing says "Online" before anythin
   await page.getByRole('link', { name: 'Animals', exact: true }).click();
   await expect(indicator).toContainText('Offline', { timeout: 30_000 });
   await expect(indicator).not.toContainText('Online');
+});
+
+test('a one-minute window never reads as more than a minute on the meter', async ({ app }) => {
+  const { page, service } = app;
+  await expectListLoaded(page);
+  // The window opened with the service's first request (the Free plan: 60 a minute). Read the
+  // meter as at that moment: the page's clock fixed to the request's arrival in the service's log.
+  const lines = (await readFile(service.logFile, 'utf8')).trim().split('\n');
+  const first = JSON.parse(lines[0]!) as { time: string };
+  await page.clock.setFixedTime(new Date(first.time));
+  const meter = page.getByRole('status', { name: 'Rate limit' });
+  await expect(meter).toContainText(/\d+ \/ 60 left/);
+  // X-RateLimit-Reset is a whole second, so it cannot tell 60 s from 61 s.
+  await expect(meter).toContainText('resets in about 1 min');
+  await expect(meter).not.toContainText(/1 min \d\d s/);
 });
 
 test('the Add form says an animal was sent once it was, not that it is still waiting', async ({ app }) => {

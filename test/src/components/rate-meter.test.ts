@@ -30,6 +30,20 @@ describe('RateMeter', () => {
     expect(screen.getByRole('meter', { name: 'Requests left in this window' })).toBeTruthy();
   });
 
+  it('never reads a one-minute window as more than a minute (the reset is known to the second at best)', () => {
+    // X-RateLimit-Reset is a whole Unix second and the clock skew is known within about a
+    // second, so a fresh 60 s window reads 60.4–61.9 s away: "1 min 01 s" says more than is known.
+    render(RateMeter, { meter: { ...base, resetInMs: 61_400 } });
+    expect(text()).toContain('resets in about 1 min');
+    expect(text()).not.toMatch(/1 min 0\d s/);
+    cleanup();
+    render(RateMeter, { meter: { ...base, resetInMs: 59_200 } });
+    expect(text()).toContain('resets in 60 s');
+    cleanup();
+    render(RateMeter, { meter: { ...base, resetInMs: 3_600_000 + 61_000 } });
+    expect(text()).toContain('resets in 1 h 01 min');
+  });
+
   it('shows a remaining count it cannot believe (above the limit) as unknown', () => {
     render(RateMeter, { meter: { ...base, limit: 14_052_449, remaining: null } });
     expect(text()).toContain('? / 14052449 left');
