@@ -19,8 +19,8 @@
  *   Nothing else changes; the upgrade only creates the empty table.
  */
 import Dexie, { type Table } from 'dexie';
-import type { Animal, NewPet, PetStatus } from '../shared/animal';
-import type { AppError } from '../shared/result';
+import type { Animal, PetStatus } from '../shared/animal';
+import type { OutboxRow } from './outbox-records';
 
 export interface CachedAnimal {
   id: string;
@@ -37,45 +37,6 @@ export interface CachedQuery {
   limit: number;
   ids: string[];
   fetchedAt: number;
-}
-
-export const OUTBOX_STATES = ['queued', 'sending', 'sent', 'needs_attention', 'check_needed'] as const;
-export type OutboxState = (typeof OUTBOX_STATES)[number];
-
-/** What staff are asked about an entry in `check_needed` (see src/data/reconcile.ts). */
-export interface OutboxCheck {
-  /** Animals on the service that match the entry and may be someone else's, newest id first. */
-  candidates: Animal[];
-  /** False when a list came back full, so a match may hide beyond what the service returned. */
-  complete: boolean;
-  /** When the service was looked at (local epoch ms). */
-  at: number;
-}
-
-export interface OutboxEntry {
-  localId: string;
-  idempotencyKey: string;
-  pet: NewPet;
-  createdAt: number;
-  updatedAt: number;
-  state: OutboxState;
-  attempts: number;
-  lastError: AppError | null;
-  serverId: string | null;
-  nextAttemptAt: number | null;
-  /** Failed tries (sends or checks) in a row; the wait before the next one grows with it. */
-  failures: number;
-  /** When a send first may have reached the service without an answer; null while the outcome is known. */
-  doubtSince: number | null;
-  /** While `check_needed`: what the app found on the service. */
-  check: OutboxCheck | null;
-  /** Ids of service animals staff said are not this entry ("send mine"). */
-  notOurs: string[];
-}
-
-/** An outbox entry as stored: with its position in creation order. */
-export interface OutboxRow extends OutboxEntry {
-  seq: number;
 }
 
 export interface QuarantinedRow {

@@ -7,7 +7,8 @@
 import type { Animal, NewPet } from '../shared/animal';
 import type { CategoryLabels } from '../shared/categories';
 import { matchKey } from '../shared/text-match';
-import type { OutboxEntry, OutboxState, ProfileDb } from './db';
+import type { ProfileDb } from './db';
+import type { OutboxEntry, OutboxState } from './outbox-records';
 
 export type DuplicateMatch =
   | { kind: 'saved'; id: string }

@@ -1,10 +1,29 @@
-/** The outbox's stored-row schema, its errors, and small conversions shared by its readers. */
+/**
+ * The outbox's stored row: its zod schema, the one declaration of its type (derived from the
+ * schema), its errors, and small conversions shared by its readers. A row read from IndexedDB
+ * is parsed with `OutboxRowSchema` (a trust boundary: another version of the app, or a hand,
+ * may have written it); a row the app writes is built from already-parsed values.
+ */
+import type { IndexableType } from 'dexie';
 import { z } from 'zod';
 import { Animal, Int64, NewPet } from '../shared/animal';
 import { AppError } from '../shared/result';
-import { OUTBOX_STATES, type OutboxEntry, type OutboxRow, type QuarantinedRow } from './db';
 
-export const OutboxRowSchema = z.object({
+export const OUTBOX_STATES = ['queued', 'sending', 'sent', 'needs_attention', 'check_needed'] as const;
+export type OutboxState = (typeof OUTBOX_STATES)[number];
+
+/** What staff are asked about an entry in `check_needed` (see src/data/reconcile.ts). */
+export const OutboxCheckSchema = z.object({
+  /** Animals on the service that match the entry and may be someone else's, newest id first. */
+  candidates: z.array(Animal),
+  /** False when a list came back full, so a match may hide beyond what the service returned. */
+  complete: z.boolean(),
+  /** When the service was looked at (local epoch ms). */
+  at: z.number(),
+});
+export type OutboxCheck = z.infer<typeof OutboxCheckSchema>;
+
+export const OutboxEntrySchema = z.object({
   localId: z.string().min(1),
   idempotencyKey: z.uuid(),
   pet: NewPet,
@@ -15,35 +34,49 @@ export const OutboxRowSchema = z.object({
   lastError: AppError.nullable(),
   serverId: Int64.nullable(),
   nextAttemptAt: z.number().nullable(),
+  /** Failed tries (sends or checks) in a row; the wait before the next one grows with it. */
   failures: z.number().int().nonnegative(),
+  /** When a send first may have reached the service without an answer; null while the outcome is known. */
   doubtSince: z.number().nullable(),
-  check: z.object({ candidates: z.array(Animal), complete: z.boolean(), at: z.number() }).nullable(),
+  /** While `check_needed`: what the app found on the service. */
+  check: OutboxCheckSchema.nullable(),
+  /** Ids of service animals staff said are not this entry ("send mine"). */
   notOurs: z.array(Int64),
-  seq: z.number().int(),
 });
+export type OutboxEntry = z.infer<typeof OutboxEntrySchema>;
 
-/** Thrown by `enqueue` and `edit` when the pet is not a valid creation payload. */
-export class InvalidPetError extends Error {
-  constructor(readonly issues: z.core.$ZodIssue[]) {
-    super(issues.map((issue) => issue.message).join('; '));
-    this.name = 'InvalidPetError';
-  }
-}
+/** An outbox entry as stored: with its position in creation order. */
+export const OutboxRowSchema = OutboxEntrySchema.extend({ seq: z.number().int() });
+export type OutboxRow = z.infer<typeof OutboxRowSchema>;
 
 /** Thrown when an operation names an entry that does not exist or is in the wrong state. */
 export class OutboxStateError extends Error {
   override name = 'OutboxStateError';
 }
 
-export type Quarantined = Pick<QuarantinedRow, 'id' | 'raw' | 'reason' | 'at'>;
-
 export function toEntry(row: OutboxRow): OutboxEntry {
   const { seq: _seq, ...entry } = row;
   return entry;
 }
 
-export function parsePet(pet: NewPet): NewPet {
-  const parsed = NewPet.safeParse(pet);
-  if (!parsed.success) throw new InvalidPetError(parsed.error.issues);
-  return parsed.data;
+/** A stored row that fails the schema: its key, the row as read, and why it fails. */
+export interface InvalidRow {
+  key: IndexableType;
+  raw: unknown;
+  reason: string;
+}
+
+/** The outbox as read: its valid entries in creation order, and the rows that fail the schema. */
+export interface OutboxRead {
+  entries: OutboxEntry[];
+  invalid: InvalidRow[];
+}
+
+/** The primary key of a stored row (`localId`, the table's key path). */
+export function keyOf(raw: unknown): IndexableType {
+  return (raw as { localId: IndexableType }).localId;
+}
+
+export function describeIssues(issues: readonly { path: PropertyKey[]; message: string }[]): string {
+  return issues.map((issue) => `${issue.path.map(String).join('.') || 'row'}: ${issue.message}`).join('; ');
 }

@@ -1,15 +1,18 @@
 /**
  * The outbox of one profile: animals entered by staff, kept durably until the service has
- * confirmed them. Every row read is re-validated; a row that fails is moved to the
- * quarantine table (never silently dropped) and reported to `onQuarantine` listeners.
+ * confirmed them. Pets come in already parsed (the form, the edit form and the spreadsheet
+ * import parse staff's input); rows read back from IndexedDB are parsed again (`readAll`), and
+ * a row that fails is moved to the quarantine table by `setAside` (never silently dropped),
+ * where staff see it ("Set aside", src/components/SetAsideRecords.svelte).
  */
 import type { Animal, NewPet } from '../shared/animal';
 import type { AppError } from '../shared/result';
 import { AnimalCache } from './animal-cache';
-import type { OutboxCheck, OutboxEntry, OutboxRow, ProfileDb, QuarantinedRow } from './db';
-import { OutboxRowSchema, OutboxStateError, parsePet, toEntry, type Quarantined } from './outbox-records';
+import type { ProfileDb, QuarantinedRow } from './db';
+import { describeIssues, keyOf, OutboxRowSchema, OutboxStateError, toEntry } from './outbox-records';
+import type { InvalidRow, OutboxCheck, OutboxEntry, OutboxRead, OutboxRow } from './outbox-records';
 
-export { InvalidPetError, OutboxStateError, type Quarantined } from './outbox-records';
+export { OutboxStateError, type InvalidRow, type OutboxRead } from './outbox-records';
 
 export interface Clock {
   now(): number;
@@ -25,7 +28,6 @@ export const SENT_KEPT_MS = 24 * 60 * 60 * 1000;
 
 export class Outbox {
   private readonly cache: AnimalCache;
-  private readonly quarantineListeners = new Set<(rows: Quarantined[]) => void>();
 
   constructor(
     private readonly db: ProfileDb,
@@ -42,14 +44,12 @@ export class Outbox {
 
   /**
    * Adds several entries in the given order, each with its own idempotency key, in one
-   * transaction: all are on disk (strict durability) when it resolves, or none is. Every pet is
-   * checked first; one invalid pet adds nothing.
+   * transaction: all are on disk (strict durability) when it resolves, or none is.
    */
   async enqueueMany(pets: readonly NewPet[]): Promise<OutboxEntry[]> {
-    const valid = pets.map(parsePet);
     const db = this.db;
     const now = this.clock.now();
-    const rows: OutboxRow[] = valid.map((pet) => ({
+    const rows: OutboxRow[] = pets.map((pet) => ({
       localId: crypto.randomUUID(),
       idempotencyKey: crypto.randomUUID(),
       pet,
@@ -75,76 +75,73 @@ export class Outbox {
     return rows.map(toEntry);
   }
 
-  /** Every valid entry in creation order; invalid rows are moved to the quarantine. */
-  async list(): Promise<OutboxEntry[]> {
-    const db = this.db;
-    const moved: Quarantined[] = [];
-    const rows = await db.transaction('rw', db.outbox, db.quarantine, async () => {
-      const keys = await db.outbox.toCollection().primaryKeys();
-      const raws = await db.outbox.bulkGet(keys);
-      const valid: OutboxRow[] = [];
-      for (const [index, key] of keys.entries()) {
-        const raw: unknown = raws[index];
-        const parsed = OutboxRowSchema.safeParse(raw);
-        if (parsed.success) {
-          valid.push(parsed.data);
-          continue;
-        }
-        const reason = parsed.error.issues.map((i) => `${i.path.join('.') || 'row'}: ${i.message}`).join('; ');
-        const item: QuarantinedRow = {
-          id: `outbox:${String(key)}`,
-          table: 'outbox',
-          raw,
-          reason,
-          at: this.clock.now(),
-        };
-        await db.quarantine.put(item);
-        await db.outbox.delete(key);
-        moved.push({ id: item.id, raw, reason, at: item.at });
-      }
-      return valid;
-    });
-    if (moved.length > 0) for (const listener of this.quarantineListeners) listener(moved);
-    return rows.sort((a, b) => a.seq - b.seq).map(toEntry);
+  /**
+   * Reads the whole outbox once and parses every row (IndexedDB is a trust boundary): the valid
+   * entries in creation order and the rows that fail. Writes nothing, so it runs inside Dexie's
+   * `liveQuery` too; `setAside` moves the invalid rows.
+   */
+  async readAll(): Promise<OutboxRead> {
+    const rows: unknown[] = await this.db.outbox.toArray();
+    const valid: OutboxRow[] = [];
+    const invalid: InvalidRow[] = [];
+    for (const raw of rows) {
+      const parsed = OutboxRowSchema.safeParse(raw);
+      if (parsed.success) valid.push(parsed.data);
+      else invalid.push({ key: keyOf(raw), raw, reason: describeIssues(parsed.error.issues) });
+    }
+    return { entries: valid.sort((a, b) => a.seq - b.seq).map(toEntry), invalid };
   }
 
   /**
-   * Every valid entry in creation order, in a read-only transaction (usable inside Dexie's
-   * `liveQuery`); invalid rows are only counted here; `list()` moves them aside.
+   * Moves rows that fail the schema from the outbox to the quarantine table, where staff see
+   * them and can copy their data. A row rewritten meanwhile (and now valid) stays.
    */
-  async readValid(): Promise<{ entries: OutboxEntry[]; invalid: number }> {
-    const rows = await this.db.outbox.orderBy('seq').toArray();
-    const entries: OutboxEntry[] = [];
-    for (const row of rows) {
-      const parsed = OutboxRowSchema.safeParse(row);
-      if (parsed.success) entries.push(toEntry(parsed.data));
-    }
-    const total = await this.db.outbox.count();
-    return { entries, invalid: total - entries.length };
+  async setAside(invalid: readonly InvalidRow[]): Promise<void> {
+    if (invalid.length === 0) return;
+    const db = this.db;
+    await db.transaction('rw', db.outbox, db.quarantine, async () => {
+      for (const { key } of invalid) {
+        // Typed by string keys, the table may still hold a row whose key is another type.
+        const raw: unknown = await db.outbox.get(key as string);
+        const parsed = OutboxRowSchema.safeParse(raw);
+        if (raw === undefined || parsed.success) continue;
+        const row: QuarantinedRow = {
+          id: `outbox:${String(key)}`,
+          table: 'outbox',
+          raw,
+          reason: describeIssues(parsed.error.issues),
+          at: this.clock.now(),
+        };
+        await db.quarantine.put(row);
+        await db.outbox.delete(key as string);
+      }
+    });
   }
 
-  /** Entries still to send (queued or sending), in creation order. */
-  async pending(): Promise<OutboxEntry[]> {
-    return (await this.list()).filter((entry) => entry.state === 'queued' || entry.state === 'sending');
-  }
-
-  async markSending(localId: string): Promise<void> {
-    await this.update(localId, (row) => ({ state: 'sending', attempts: row.attempts + 1 }));
+  /**
+   * The entry is being sent now; null when it is no longer there to send (staff discarded it
+   * since the pass read the outbox) or no longer waiting to be sent.
+   */
+  async markSending(localId: string): Promise<OutboxEntry | null> {
+    return this.update(localId, (row) =>
+      row.state === 'queued' || row.state === 'sending' ? { state: 'sending', attempts: row.attempts + 1 } : null,
+    );
   }
 
   /** The service confirmed the entry: it becomes `sent`, and the animal goes into the cache. */
-  async markSent(localId: string, animal: Animal): Promise<void> {
+  async markSent(localId: string, animal: Animal): Promise<OutboxEntry | null> {
     const db = this.db;
     const now = this.clock.now();
-    await db.transaction('rw', db.outbox, db.animals, async () => {
-      await this.update(localId, () => ({ state: 'sent', serverId: animal.id, ...SETTLED }), false);
+    return db.transaction('rw', db.outbox, db.animals, async () => {
+      const sent = await this.update(localId, () => ({ state: 'sent', serverId: animal.id, ...SETTLED }), false);
       await this.cache.saveAnimal(animal, now);
+      return sent;
     });
   }
 
   /** The service refused the payload (a 400 says nothing was stored): staff edit or discard it. */
-  async markNeedsAttention(localId: string, error: AppError): Promise<void> {
-    await this.update(localId, () => ({ state: 'needs_attention', ...SETTLED, lastError: error }));
+  async markNeedsAttention(localId: string, error: AppError): Promise<OutboxEntry | null> {
+    return this.update(localId, () => ({ state: 'needs_attention', ...SETTLED, lastError: error }));
   }
 
   /**
@@ -152,8 +149,13 @@ export class Outbox {
    * more failure counted. A doubt (a send may have reached the service unanswered) lasts
    * until the entry is confirmed or staff answer it; `doubtSince` opens one if none is open.
    */
-  async markRetry(localId: string, error: AppError, nextAttemptAt: number, doubtSince: number | null): Promise<void> {
-    await this.update(localId, (row) => ({
+  async markRetry(
+    localId: string,
+    error: AppError,
+    nextAttemptAt: number,
+    doubtSince: number | null,
+  ): Promise<OutboxEntry | null> {
+    return this.update(localId, (row) => ({
       state: 'queued',
       lastError: error,
       nextAttemptAt,
@@ -163,8 +165,8 @@ export class Outbox {
   }
 
   /** The app cannot tell whether the entry reached the service: staff are asked (see `check`). */
-  async markCheckNeeded(localId: string, check: OutboxCheck): Promise<void> {
-    await this.update(localId, () => ({ state: 'check_needed', check, nextAttemptAt: null, lastError: null }));
+  async markCheckNeeded(localId: string, check: OutboxCheck): Promise<OutboxEntry | null> {
+    return this.update(localId, () => ({ state: 'check_needed', check, nextAttemptAt: null, lastError: null }));
   }
 
   /** Staff: "it is this one". The candidate becomes the entry's record; nothing more is sent. */
@@ -203,7 +205,6 @@ export class Outbox {
 
   /** Staff corrected a `needs_attention` entry: queued again with a new idempotency key. */
   async edit(localId: string, pet: NewPet): Promise<OutboxEntry> {
-    const valid = parsePet(pet);
     const db = this.db;
     let edited: OutboxRow | null = null;
     await db.transaction('rw', db.outbox, async () => {
@@ -213,7 +214,7 @@ export class Outbox {
       }
       edited = {
         ...row,
-        pet: valid,
+        pet,
         idempotencyKey: crypto.randomUUID(),
         state: 'queued',
         attempts: 0,
@@ -240,30 +241,25 @@ export class Outbox {
       .delete();
   }
 
-  async quarantined(): Promise<Quarantined[]> {
-    const rows = await this.db.quarantine.orderBy('at').toArray();
-    return rows.map(({ id, raw, reason, at }) => ({ id, raw, reason, at }));
-  }
-
-  /** Called with the rows `list()` moved aside; returns the function that unsubscribes. */
-  onQuarantine(listener: (rows: Quarantined[]) => void): () => void {
-    this.quarantineListeners.add(listener);
-    return () => void this.quarantineListeners.delete(listener);
-  }
-
-  /** Applies a change to one row; a missing row is ignored (staff may have discarded it). */
+  /**
+   * Applies a change to one row and returns the entry as written; null when the row is gone
+   * (staff may have discarded it) or `change` declines (returns null). The row is the app's
+   * own (read and parsed at the pass's start), so it is not parsed again.
+   */
   private async update(
     localId: string,
-    change: (row: OutboxRow) => Partial<OutboxRow>,
+    change: (row: OutboxRow) => Partial<OutboxRow> | null,
     ownTransaction = true,
-  ): Promise<void> {
+  ): Promise<OutboxEntry | null> {
     const db = this.db;
     const apply = async () => {
       const row = await db.outbox.get(localId);
-      if (!row) return;
-      await db.outbox.put({ ...row, ...change(row), updatedAt: this.clock.now() });
+      const changed = row ? change(row) : null;
+      if (!row || !changed) return null;
+      const written: OutboxRow = { ...row, ...changed, updatedAt: this.clock.now() };
+      await db.outbox.put(written);
+      return toEntry(written);
     };
-    if (ownTransaction) await db.transaction('rw', db.outbox, apply);
-    else await apply();
+    return ownTransaction ? db.transaction('rw', db.outbox, apply) : apply();
   }
 }

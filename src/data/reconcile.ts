@@ -21,7 +21,8 @@ import { compareInt64 } from '../shared/int64';
 import type { Animal, NewPet, PetStatus } from '../shared/animal';
 import type { AdoptionApi } from '../shared/client';
 import { ok, type Result } from '../shared/result';
-import type { CachedAnimal, OutboxEntry } from './db';
+import type { CachedAnimal } from './db';
+import type { OutboxEntry } from './outbox-records';
 
 /** The most the interface lets one list return. */
 export const RECONCILE_LIMIT = 100;

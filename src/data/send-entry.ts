@@ -12,7 +12,8 @@
 import type { AdoptionApi } from '../shared/client';
 import type { AppError } from '../shared/result';
 import { AnimalCache } from './animal-cache';
-import type { OutboxEntry, ProfileDb } from './db';
+import type { ProfileDb } from './db';
+import type { OutboxEntry } from './outbox-records';
 import { isIdempotencyAnswer, keysTrusted, readEvidence, recordEvidence } from './idempotency-evidence';
 import type { Outbox } from './outbox';
 import { knownIdsFor, lookForEntry } from './reconcile';
@@ -29,13 +30,14 @@ export interface SendContext {
   random: () => number;
 }
 
-/** What the try means for the profile's progress. */
+/** What the try means for the profile's progress, and the entry as the try left it (null: gone). */
 export interface TryOutcome {
   lastError: AppError | null;
   pausedFor: PausedFor | null;
+  entry: OutboxEntry | null;
 }
 
-const DONE: TryOutcome = { lastError: null, pausedFor: null };
+const done = (entry: OutboxEntry | null): TryOutcome => ({ lastError: null, pausedFor: null, entry });
 
 interface Step {
   step: 'check' | 'send';
@@ -44,7 +46,7 @@ interface Step {
   startedAt: number;
 }
 
-/** `all` is the whole outbox as read for this try (other entries' records are ruled out as matches). */
+/** `all` is the outbox as this pass knows it (other entries' records are ruled out as matches). */
 export async function tryEntry(ctx: SendContext, entry: OutboxEntry, all: OutboxEntry[]): Promise<TryOutcome> {
   const { api, db, outbox, profileId, serviceUrl } = ctx;
   // An entry found in `sending` was cut off (the app closed mid-send): its outcome is unknown.
@@ -56,18 +58,18 @@ export async function tryEntry(ctx: SendContext, entry: OutboxEntry, all: Outbox
     if (!found.ok) return failed(ctx, entry, found.error, { step: 'check', doubtSince, startedAt });
     if (found.data.kind === 'check') {
       const { candidates, complete } = found.data;
-      await outbox.markCheckNeeded(entry.localId, { candidates, complete, at: ctx.now() });
-      return DONE;
+      return done(await outbox.markCheckNeeded(entry.localId, { candidates, complete, at: ctx.now() }));
     }
   }
-  await outbox.markSending(entry.localId);
+  // Staff may have discarded it since the pass read the outbox: then it is not sent.
+  const sending = await outbox.markSending(entry.localId);
+  if (!sending) return done(null);
   const result = await api.createPet({ profileId, pet: entry.pet, idempotencyKey: entry.idempotencyKey });
   if (result.ok) {
     const { animal } = result.data;
     const replayed = entry.notOurs.includes(animal.id) || (await new AnimalCache(db).read(animal.id)) !== null;
     if (replayed) await recordEvidence(db, serviceUrl, 'a replayed creation', ctx.now());
-    await outbox.markSent(entry.localId, animal);
-    return DONE;
+    return done(await outbox.markSent(entry.localId, animal));
   }
   if (isIdempotencyAnswer(result.error)) {
     await recordEvidence(db, serviceUrl, `an idempotency answer (${result.error.status})`, ctx.now());
@@ -88,14 +90,13 @@ async function failed(ctx: SendContext, entry: OutboxEntry, error: AppError, dur
   const opened = during.step === 'send' && decision.kind === 'retry' && decision.unknownOutcome;
   const doubt = during.doubtSince ?? (opened ? during.startedAt : null);
   if (decision.kind === 'pause') {
-    await outbox.markRetry(entry.localId, error, now, doubt);
-    return { lastError: error, pausedFor: decision.reason };
+    const paused = await outbox.markRetry(entry.localId, error, now, doubt);
+    return { lastError: error, pausedFor: decision.reason, entry: paused };
   }
   if (decision.kind === 'needs_attention' && during.step === 'send') {
-    await outbox.markNeedsAttention(entry.localId, error);
-  } else {
-    const delayMs = decision.kind === 'retry' ? decision.delayMs : retryDelay(failures, ctx.random);
-    await outbox.markRetry(entry.localId, error, now + delayMs, doubt);
+    return { lastError: error, pausedFor: null, entry: await outbox.markNeedsAttention(entry.localId, error) };
   }
-  return { lastError: error, pausedFor: null };
+  const delayMs = decision.kind === 'retry' ? decision.delayMs : retryDelay(failures, ctx.random);
+  const retried = await outbox.markRetry(entry.localId, error, now + delayMs, doubt);
+  return { lastError: error, pausedFor: null, entry: retried };
 }

@@ -8,7 +8,8 @@
  * Only one engine per app sends at a time (sync-leader.ts). Time comes from an injected clock.
  */
 import type { AdoptionApi } from '../shared/client';
-import type { OutboxEntry, ProfileDb } from './db';
+import type { ProfileDb } from './db';
+import type { OutboxEntry } from './outbox-records';
 import { Outbox } from './outbox';
 import { tryEntry } from './send-entry';
 import { retryDelay } from './sync-decisions';
@@ -54,6 +55,8 @@ interface ProfileState {
   timer: unknown;
   /** An "online" event already cut the current wait short. */
   woken: boolean;
+  /** New work arrived while a pass ran: the pass reads the outbox again before its next entry. */
+  stale: boolean;
   /** Counts the progress recounts, so a recount read before a newer one is dropped. */
   counted: number;
 }
@@ -72,11 +75,11 @@ export class SyncEngine {
     this.random = opts.random ?? Math.random;
   }
 
-  /** Starts draining every profile, one pass each now; entries left in `sending` by a closed app are settled first. */
-  start(): void {
+  /** Starts sending: one pass for every profile now; entries left in `sending` by a closed app are settled first. */
+  run(): void {
     if (this.started) return;
     this.started = true;
-    for (const profileId of this.opts.profileIds()) this.request(profileId, true);
+    for (const profileId of this.opts.profileIds()) this.requestPass(profileId, true);
   }
 
   stop(): void {
@@ -89,13 +92,16 @@ export class SyncEngine {
    * `no_key`/`not_configured` pause. While a pass is busy with one entry (the core may hold it
    * for a rate limit), the progress is recounted at once, so it counts the whole batch.
    */
-  kick(profileId?: string): void {
+  sendPending(profileId?: string): void {
     if (!this.started) return;
     for (const id of profileId ? [profileId] : this.opts.profileIds()) {
       const state = this.state(id);
       if (state.progress.pausedFor && state.progress.pausedFor !== 'unauthorized') state.progress.pausedFor = null;
-      if (state.running) void this.recount(id, state);
-      this.request(id, false);
+      if (state.running) {
+        state.stale = true;
+        void this.recount(id, state);
+      }
+      this.requestPass(id, false);
     }
   }
 
@@ -106,22 +112,22 @@ export class SyncEngine {
    * flapping connection cannot start pass after pass. A wait the service asked for (429,
    * ban) stays.
    */
-  wake(profileId: string): void {
+  retryEarly(profileId: string): void {
     const state = this.states.get(profileId);
     if (!this.started || !state || state.running || state.timer === null || state.woken) return;
     if (state.progress.lastError && TOLD_TO_WAIT.has(state.progress.lastError.code)) return;
     state.woken = true;
     this.clearTimer(state);
-    this.request(profileId, true);
+    this.requestPass(profileId, true);
   }
 
-  /** Lifts any pause (after staff set a new key) and drains. */
-  resume(profileId: string): void {
+  /** Staff saved a key: lifts any pause and sends. */
+  resumeAfterKey(profileId: string): void {
     const state = this.state(profileId);
     state.progress.pausedFor = null;
     state.woken = false;
     this.emit(profileId);
-    if (this.started) this.request(profileId, true);
+    if (this.started) this.requestPass(profileId, true);
   }
 
   /** Forgets a removed profile: no timer, no pass, its database untouched from now on. */
@@ -162,6 +168,7 @@ export class SyncEngine {
         force: false,
         timer: null,
         woken: false,
+        stale: false,
         counted: 0,
       };
       this.states.set(profileId, state);
@@ -193,20 +200,21 @@ export class SyncEngine {
     state.timer = this.clock.setTimeout(() => {
       state.timer = null;
       state.woken = false;
-      if (this.live(profileId, state)) this.request(profileId, false);
+      if (this.live(profileId, state)) this.requestPass(profileId, false);
     }, at - this.clock.now());
   }
 
   /** Asks for a pass; passes of one profile never overlap, and at most one more waits behind a running one. */
-  private request(profileId: string, force: boolean): void {
+  private requestPass(profileId: string, force: boolean): void {
     const state = this.state(profileId);
     state.requested = true;
     state.force ||= force;
     if (state.running) return;
-    state.running = this.run(profileId, state);
+    state.running = this.passes(profileId, state);
   }
 
-  private async run(profileId: string, state: ProfileState): Promise<void> {
+  /** Runs the requested passes of one profile one after the other. */
+  private async passes(profileId: string, state: ProfileState): Promise<void> {
     await Promise.resolve(); // so `state.running` is set before this can finish
     while (state.requested && this.live(profileId, state)) {
       const force = state.force;
@@ -236,12 +244,17 @@ export class SyncEngine {
   /** Recounts outside a pass; dropped when the pass counted meanwhile (its count is newer). */
   private async recount(profileId: string, state: ProfileState): Promise<void> {
     const counted = state.counted;
-    const all = await new Outbox(this.opts.db(profileId), this.clock).list();
+    const { entries: all } = await new Outbox(this.opts.db(profileId), this.clock).readAll();
     if (counted !== state.counted || !this.live(profileId, state)) return;
     this.count(profileId, state, all);
   }
 
-  /** Tries due entries in creation order, each at most once, until the queue is empty or must wait. */
+  /**
+   * Reads the outbox once (moving rows that fail the schema aside), then tries due entries in
+   * creation order, each at most once, until the queue is empty or must wait. Each try returns
+   * the entry as it wrote it, so the pass keeps its copy current without reading again; it reads
+   * again only when new work arrived meanwhile (`sendPending`).
+   */
   private async pass(profileId: string, state: ProfileState, force: boolean): Promise<void> {
     const db = this.opts.db(profileId);
     const outbox = new Outbox(db, this.clock);
@@ -258,9 +271,14 @@ export class SyncEngine {
     this.clearTimer(state);
     state.progress.nextAttemptAt = null;
     await outbox.pruneSent();
+    state.stale = false;
+    let all = await readQueue(outbox);
     const attempted = new Set<string>();
     while (this.live(profileId, state) && state.progress.pausedFor === null) {
-      const all = await outbox.list();
+      if (state.stale) {
+        state.stale = false;
+        all = await readQueue(outbox);
+      }
       const now = this.clock.now();
       const head = this.count(profileId, state, all);
       if (!head) return;
@@ -272,10 +290,18 @@ export class SyncEngine {
       }
       attempted.add(head.localId);
       const outcome = await tryEntry(context, head, all);
+      all = all.flatMap((entry) => (entry.localId !== head.localId ? [entry] : outcome.entry ? [outcome.entry] : []));
       state.progress.lastError = outcome.lastError;
       if (outcome.pausedFor) state.progress.pausedFor = outcome.pausedFor;
       if (outcome.lastError) this.emit(profileId);
     }
     this.emit(profileId);
   }
+}
+
+/** The valid entries of the outbox, after moving the rows that fail the schema aside. */
+async function readQueue(outbox: Outbox): Promise<OutboxEntry[]> {
+  const { entries, invalid } = await outbox.readAll();
+  await outbox.setAside(invalid);
+  return entries;
 }

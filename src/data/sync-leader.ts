@@ -58,8 +58,8 @@ const Progress = z.object({
 const Message = z.discriminatedUnion('type', [
   z.object({ type: z.literal('hello') }),
   z.object({ type: z.literal('progress'), progress: Progress }),
-  z.object({ type: z.literal('kick'), profileId: z.string().optional() }),
-  z.object({ type: z.literal('resume'), profileId: z.string() }),
+  z.object({ type: z.literal('send-pending'), profileId: z.string().optional() }),
+  z.object({ type: z.literal('resume-after-key'), profileId: z.string() }),
 ]);
 type Message = z.infer<typeof Message>;
 
@@ -124,19 +124,19 @@ export class SharedSync {
     this.#channel = null;
   }
 
-  kick(profileId?: string): void {
-    if (this.#leading) this.opts.engine.kick(profileId);
-    else this.#post(profileId ? { type: 'kick', profileId } : { type: 'kick' });
+  sendPending(profileId?: string): void {
+    if (this.#leading) this.opts.engine.sendPending(profileId);
+    else this.#post(profileId ? { type: 'send-pending', profileId } : { type: 'send-pending' });
   }
 
-  resume(profileId: string): void {
-    if (this.#leading) this.opts.engine.resume(profileId);
-    else this.#post({ type: 'resume', profileId });
+  resumeAfterKey(profileId: string): void {
+    if (this.#leading) this.opts.engine.resumeAfterKey(profileId);
+    else this.#post({ type: 'resume-after-key', profileId });
   }
 
   /** Connectivity is back: only the sender acts (every window hears the same event). */
-  wake(profileId: string): void {
-    if (this.#leading) this.opts.engine.wake(profileId);
+  retryEarly(profileId: string): void {
+    if (this.#leading) this.opts.engine.retryEarly(profileId);
   }
 
   forget(profileId: string): void {
@@ -158,7 +158,7 @@ export class SharedSync {
     if (!this.#running || this.#leading) return;
     this.#leading = true;
     this.#theirs.clear();
-    this.opts.engine.start();
+    this.opts.engine.run();
     // Every window now shows this one's progress (the last sender's is no longer true).
     for (const profileId of this.opts.profileIds()) {
       const progress = this.opts.engine.progress(profileId);
@@ -190,8 +190,8 @@ export class SharedSync {
     } else if (this.#leading) {
       if (message.type === 'hello') {
         for (const id of this.opts.profileIds()) this.#post({ type: 'progress', progress: this.progress(id) });
-      } else if (message.type === 'kick') this.opts.engine.kick(message.profileId);
-      else this.opts.engine.resume(message.profileId);
+      } else if (message.type === 'send-pending') this.opts.engine.sendPending(message.profileId);
+      else this.opts.engine.resumeAfterKey(message.profileId);
     }
   }
 }

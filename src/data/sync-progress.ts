@@ -3,7 +3,7 @@
  * the outbox itself so that it stays right across retries, edits and discards.
  */
 import type { AppError } from '../shared/result';
-import type { OutboxEntry } from './db';
+import type { OutboxEntry } from './outbox-records';
 import type { PausedFor } from './sync-decisions';
 
 export interface SyncProgress {

@@ -16,7 +16,8 @@ import type { AdoptionApi } from '../shared/client';
 import { collapseDuplicateIds } from '../shared/duplicate-ids';
 import type { AppError } from '../shared/result';
 import type { AnimalCache } from '../data/animal-cache';
-import type { CachedAnimal, OutboxEntry } from '../data/db';
+import type { CachedAnimal } from '../data/db';
+import type { OutboxEntry } from '../data/outbox-records';
 import { searchAndSort, searchKey, type SortKey } from './animal-sorting';
 
 export type StatusFilter = PetStatus | 'all';

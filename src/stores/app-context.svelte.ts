@@ -49,7 +49,7 @@ export class AppStores {
     this.governor = new GovernorStore(api, this.clock);
     // A key saved in this window lets its queue go on (every window hears the change; one resumes).
     this.keys = new KeysStore(api, (profileId) => {
-      this.sync.resume(profileId);
+      this.sync.resumeAfterKey(profileId);
       void this.#sessions.get(profileId)?.list.refreshIfStale();
     });
     this.diagnostics = new DiagnosticsStore(api);
@@ -72,9 +72,9 @@ export class AppStores {
     this.keys.start();
     this.governor.start();
     // The service answers again: the wait before the next try may be cut short (once; see
-    // SyncEngine.wake), and a list showing saved rows asks again.
+    // SyncEngine.retryEarly), and a list showing saved rows asks again.
     this.#offConnectivity ??= this.connectivity.onBack((profileId) => {
-      this.sync.wake?.(profileId);
+      this.sync.retryEarly?.(profileId);
       void this.#sessions.get(profileId)?.list.refreshIfStale();
     });
     // A key saved (in any window): a list that failed for want of it asks again.

@@ -7,7 +7,8 @@
  */
 import { liveQuery, type Subscription } from 'dexie';
 import type { NewPet } from '../shared/animal';
-import type { CachedAnimal, OutboxEntry, ProfileDb } from '../data/db';
+import type { CachedAnimal, ProfileDb } from '../data/db';
+import type { OutboxEntry } from '../data/outbox-records';
 import type { Outbox } from '../data/outbox';
 import type { SyncDriver, SyncProgress } from './sync-driver';
 
@@ -47,15 +48,16 @@ export class OutboxStore {
 
   start(): void {
     const db = this.db;
+    // Rows that fail the schema are left out here; the sync pass moves them to "Set aside".
     this.#subscription ??= liveQuery(async () => {
-      const rows = await db.outbox.orderBy('seq').toArray();
-      const sentIds = rows.flatMap((row) => (row.state === 'sent' && row.serverId ? [row.serverId] : []));
+      const { entries } = await this.outbox.readAll();
+      const sentIds = entries.flatMap((entry) => (entry.state === 'sent' && entry.serverId ? [entry.serverId] : []));
       const sent = sentIds.length > 0 ? await db.animals.bulkGet(sentIds) : [];
-      return { rows, sent: sent.filter((row): row is CachedAnimal => row !== undefined) };
+      return { entries, sent: sent.filter((row): row is CachedAnimal => row !== undefined) };
     }).subscribe({
-      next: ({ rows, sent }) => {
-        for (const row of rows) this.#seen.add(row.localId);
-        this.entries = rows.map(({ seq: _seq, ...entry }) => entry);
+      next: ({ entries, sent }) => {
+        for (const entry of entries) this.#seen.add(entry.localId);
+        this.entries = entries;
         this.sentAnimals = sent;
       },
       error: (error: unknown) => {
@@ -83,7 +85,7 @@ export class OutboxStore {
     } catch (error) {
       return { ok: false, message: error instanceof Error ? error.message : String(error) };
     }
-    this.sync.kick(this.profileId);
+    this.sync.sendPending(this.profileId);
     return { ok: true, localId };
   }
 
@@ -105,7 +107,7 @@ export class OutboxStore {
     } catch (error) {
       return { ok: false, message: error instanceof Error ? error.message : String(error) };
     }
-    this.sync.kick(this.profileId);
+    this.sync.sendPending(this.profileId);
     return { ok: true, count };
   }
 
@@ -115,7 +117,7 @@ export class OutboxStore {
     } catch (error) {
       return error instanceof Error ? error.message : String(error);
     }
-    this.sync.kick(this.profileId);
+    this.sync.sendPending(this.profileId);
     return null;
   }
 
@@ -140,7 +142,7 @@ export class OutboxStore {
     } catch (error) {
       return error instanceof Error ? error.message : String(error);
     }
-    this.sync.kick(this.profileId);
+    this.sync.sendPending(this.profileId);
     return null;
   }
 }

@@ -9,12 +9,12 @@ export type { SyncProgress };
 export interface SyncDriver {
   start?(): void;
   stop?(): void;
-  /** New work for a profile (an entry added, edited or answered). */
-  kick(profileId?: string): void;
+  /** New work for a profile (an entry added, edited or answered): send what is due. */
+  sendPending(profileId?: string): void;
   /** A key was saved: lift the pause and send. */
-  resume(profileId: string): void;
-  /** The profile's service is reachable again: a wait may be cut short (once). */
-  wake?(profileId: string): void;
+  resumeAfterKey(profileId: string): void;
+  /** The profile's service is reachable again: try now rather than wait out the backoff (once per step). */
+  retryEarly?(profileId: string): void;
   /** The profile was removed: never touch its queue again. */
   forget?(profileId: string): void;
   progress(profileId: string): SyncProgress;

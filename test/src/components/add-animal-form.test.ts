@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import AddAnimalForm from '../../../src/components/AddAnimalForm.svelte';
-import type { OutboxEntry } from '../../../src/data/db';
+import type { OutboxEntry } from '../../../src/data/outbox-records';
 import { AddAnimalFormStore, addedMessage, validateNewPet } from '../../../src/stores/add-animal-form.svelte';
 import type { EntryLookup } from '../../../src/stores/outbox.svelte';
 import { ReactiveBox } from '../reactive-box.svelte';

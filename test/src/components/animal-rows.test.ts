@@ -2,7 +2,8 @@ import { cleanup, render, screen } from '@testing-library/svelte';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import AnimalRows from '../../../src/components/AnimalRows.svelte';
 import QueuedRows from '../../../src/components/QueuedRows.svelte';
-import type { CachedAnimal, OutboxEntry } from '../../../src/data/db';
+import type { CachedAnimal } from '../../../src/data/db';
+import type { OutboxEntry } from '../../../src/data/outbox-records';
 
 const row = (id: string, name: string, status?: 'available' | 'pending' | 'sold'): CachedAnimal => ({
   id,

@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import CheckNeededEntry from '../../../src/components/CheckNeededEntry.svelte';
-import type { OutboxEntry } from '../../../src/data/db';
+import type { OutboxEntry } from '../../../src/data/outbox-records';
 import type { OutboxStore } from '../../../src/stores/outbox.svelte';
 import { animal, pet } from '../data/test-helpers';
 

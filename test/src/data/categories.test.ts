@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CategoryError, CategoryTable } from '../../../src/data/categories';
 import { DB_NAME_PREFIX, SCHEMA_V4, SCHEMA_VERSION, openProfileDb } from '../../../src/data/db';
 import { Outbox } from '../../../src/data/outbox';
-import { FakeClock, freshDb, uniqueProfileId } from './test-helpers';
+import { FakeClock, freshDb, uniqueProfileId, entriesOf } from './test-helpers';
 
 describe('CategoryTable (schema version 5)', () => {
   const cleanups: (() => void)[] = [];
@@ -94,7 +94,7 @@ describe('CategoryTable (schema version 5)', () => {
 
     const db = openProfileDb(profileId);
     cleanups.push(() => db.close());
-    expect((await new Outbox(db).list()).map((entry) => entry.pet.name)).toEqual(['Rex']);
+    expect((await entriesOf(new Outbox(db))).map((entry) => entry.pet.name)).toEqual(['Rex']);
     expect(db.verno).toBe(SCHEMA_VERSION);
     expect(SCHEMA_VERSION).toBe(5);
     expect(await new CategoryTable(db).all()).toEqual([]);

@@ -11,7 +11,7 @@ import { knownIdsFor } from '../../../src/data/reconcile';
 import { SyncEngine } from '../../../src/data/sync-engine';
 import type { NewPet } from '../../../src/shared/animal';
 import { err } from '../../../src/shared/result';
-import { FakeApi, FakeClock, animal, freshDb, pet } from './test-helpers';
+import { FakeApi, FakeClock, animal, freshDb, pet, entriesOf } from './test-helpers';
 
 const SERVICE = 'https://shelter.example.org/v1';
 let cleanups: Array<() => void> = [];
@@ -50,7 +50,7 @@ async function setup(entered: NewPet, cut: { stored: boolean } | null = { stored
   }
   /** One pass now, and one more after the backoff. */
   const drain = async () => {
-    engine.start();
+    engine.run();
     await engine.whenIdle();
     clock.advance(60_000);
     await engine.whenIdle();
@@ -65,7 +65,7 @@ describe('reconciliation of an unknown outcome', () => {
     await drain();
     expect(api.createCalls).toHaveLength(1);
     expect(api.listCalls.map((c) => c.query)).toEqual([{ limit: 100, status: 'available' }]);
-    const [asked] = await outbox.list();
+    const [asked] = await entriesOf(outbox);
     expect(asked).toMatchObject({
       state: 'check_needed',
       serverId: null,
@@ -74,27 +74,27 @@ describe('reconciliation of an unknown outcome', () => {
     expect(engine.progress(profileId)).toMatchObject({ checkNeeded: 1, allSentAt: null, active: false });
 
     await outbox.confirmMatch(entry.localId, '1001');
-    expect(await outbox.list()).toMatchObject([{ state: 'sent', serverId: '1001' }]);
+    expect(await entriesOf(outbox)).toMatchObject([{ state: 'sent', serverId: '1001' }]);
     expect(api.animals).toHaveLength(2);
   });
 
   it('never adopts another device’s animal: it asks, and “send mine” creates this one', async () => {
     const { api, engine, outbox, entry, profileId, drain } = await setup(pet('Kitten', '2'), { stored: false });
     await outbox.enqueue(pet('Next', '3')); // the rest of the queue keeps going
-    engine.start();
+    engine.run();
     await engine.whenIdle();
     const fromB = api.store(pet('Kitten', '2', 'available')); // device B, same key, meanwhile
     await drain();
-    expect(await outbox.list()).toMatchObject([
+    expect(await entriesOf(outbox)).toMatchObject([
       { state: 'check_needed', check: { candidates: [fromB] } },
       { state: 'sent', pet: { name: 'Next' } },
     ]);
     expect(api.createCalls.map((c) => c.pet.name)).toEqual(['Kitten', 'Next']);
 
     await outbox.sendMine(entry.localId);
-    engine.kick(profileId);
+    engine.sendPending(profileId);
     await engine.whenIdle();
-    const [mine] = await outbox.list();
+    const [mine] = await entriesOf(outbox);
     expect(mine).toMatchObject({ state: 'sent', notOurs: [fromB.id] });
     expect(mine?.serverId).not.toBe(fromB.id);
     expect(api.createCalls.at(-1)?.idempotencyKey).toBe(entry.idempotencyKey);
@@ -107,7 +107,7 @@ describe('reconciliation of an unknown outcome', () => {
     // No status given: every status and the unfiltered list were read.
     expect(api.listCalls).toHaveLength(4);
     expect(api.createCalls.map((c) => c.idempotencyKey)).toEqual([entry.idempotencyKey, entry.idempotencyKey]);
-    expect(await outbox.list()).toMatchObject([{ state: 'sent', serverId: '1001', doubtSince: null }]);
+    expect(await entriesOf(outbox)).toMatchObject([{ state: 'sent', serverId: '1001', doubtSince: null }]);
   });
 
   it('asks instead of resending blindly when a list comes back full (a match could hide beyond 100)', async () => {
@@ -115,7 +115,9 @@ describe('reconciliation of an unknown outcome', () => {
     for (let i = 0; i < 100; i += 1) api.store(pet(`Other ${i}`, '5', 'pending'));
     await drain();
     expect(api.createCalls).toHaveLength(1);
-    expect(await outbox.list()).toMatchObject([{ state: 'check_needed', check: { candidates: [], complete: false } }]);
+    expect(await entriesOf(outbox)).toMatchObject([
+      { state: 'check_needed', check: { candidates: [], complete: false } },
+    ]);
   });
 
   it('is not thrown off by a full unfiltered list when every status list is complete', async () => {
@@ -123,7 +125,7 @@ describe('reconciliation of an unknown outcome', () => {
     for (let i = 0; i < 120; i += 1)
       api.store(pet(`Other ${i}`, '5', (['available', 'pending', 'sold'] as const)[i % 3]));
     await drain();
-    expect(await outbox.list()).toMatchObject([{ state: 'sent' }]);
+    expect(await entriesOf(outbox)).toMatchObject([{ state: 'sent' }]);
     expect(api.createCalls).toHaveLength(2);
   });
 
@@ -141,7 +143,7 @@ describe('reconciliation of an unknown outcome', () => {
     clock.advance(10);
     await cache.saveAnimal(animal('1', 'Old', '2'), clock.now()); // seen again later: still old
     await cache.saveAnimal(animal('3', 'Rex', '2'), clock.now()); // first seen after the entry
-    const known = knownIdsFor(entry, await cache.all(), await outbox.list());
+    const known = knownIdsFor(entry, await cache.all(), await entriesOf(outbox));
     expect([...known].sort()).toEqual(['1', '2', '4']);
   });
 });
@@ -151,12 +153,12 @@ describe('a service that has shown it keeps idempotency keys', () => {
     const { api, db, outbox, entry, profileId, engine, drain } = await setup(pet('Rex', '2', 'available'));
     api.honoursKeys = true;
     await drain();
-    const [asked] = await outbox.list();
+    const [asked] = await entriesOf(outbox);
     expect(asked?.state).toBe('check_needed');
     await outbox.sendMine(entry.localId);
-    engine.kick(profileId);
+    engine.sendPending(profileId);
     await engine.whenIdle();
-    expect(await outbox.list()).toMatchObject([{ state: 'sent', serverId: '1001' }]);
+    expect(await entriesOf(outbox)).toMatchObject([{ state: 'sent', serverId: '1001' }]);
     expect(api.animals).toHaveLength(2);
     expect((await db.meta.get(EVIDENCE_KEY))?.value).toMatchObject({ serviceUrl: SERVICE, how: 'a replayed creation' });
   });
@@ -171,7 +173,7 @@ describe('a service that has shown it keeps idempotency keys', () => {
     await drain();
     expect(api.listCalls).toEqual([]);
     expect(api.createCalls.map((c) => c.idempotencyKey)).toEqual([entry.idempotencyKey, entry.idempotencyKey]);
-    expect(await outbox.list()).toMatchObject([{ state: 'sent', serverId: '1001' }]);
+    expect(await entriesOf(outbox)).toMatchObject([{ state: 'sent', serverId: '1001' }]);
     expect(api.animals).toHaveLength(2);
   });
 
@@ -180,16 +182,16 @@ describe('a service that has shown it keeps idempotency keys', () => {
     await moved.db.meta.put({ key: EVIDENCE_KEY, value: { serviceUrl: SERVICE, how: 'replay', at: 0 } });
     moved.moveTo('https://elsewhere.example.org/v1');
     await moved.drain();
-    expect((await moved.outbox.list())[0]?.state).toBe('check_needed');
+    expect((await entriesOf(moved.outbox))[0]?.state).toBe('check_needed');
 
     const old = await setup(pet('Rex', '2', 'available'));
     await old.db.meta.put({ key: EVIDENCE_KEY, value: { serviceUrl: SERVICE, how: 'replay', at: 0 } });
-    old.engine.start();
+    old.engine.run();
     await old.engine.whenIdle();
     old.clock.advance(KEYS_TRUSTED_MS);
     await old.engine.whenIdle();
     expect(old.api.createCalls).toHaveLength(1);
-    expect((await old.outbox.list())[0]?.state).toBe('check_needed');
+    expect((await entriesOf(old.outbox))[0]?.state).toBe('check_needed');
   });
 
   it('takes a 409 that names the idempotency key as proof', async () => {

@@ -8,7 +8,7 @@ import { openProfileDb } from '../../../src/data/db';
 import { Outbox } from '../../../src/data/outbox';
 import { SyncEngine } from '../../../src/data/sync-engine';
 import { err } from '../../../src/shared/result';
-import { FakeApi, FakeClock, freshDb, pet } from './test-helpers';
+import { FakeApi, FakeClock, freshDb, pet, entriesOf } from './test-helpers';
 
 let cleanups: Array<() => void> = [];
 afterEach(() => {
@@ -41,7 +41,7 @@ describe('reconciliation backoff', () => {
       api.listCalls.push(input);
       return err('offline', 'The service could not be reached.');
     };
-    engine.start();
+    engine.run();
     await engine.whenIdle();
     const waits: number[] = [];
     for (let i = 0; i < 6; i += 1) {
@@ -54,7 +54,7 @@ describe('reconciliation backoff', () => {
     expect(waits).toEqual([1500, 3000, 6000, 12000, 24000, 48000]);
     expect(api.createCalls).toHaveLength(1); // nothing resent while the doubt stands
     expect(api.listCalls).toHaveLength(6);
-    expect(await outbox.list()).toMatchObject([{ state: 'queued', failures: 7, lastError: { code: 'offline' } }]);
+    expect(await entriesOf(outbox)).toMatchObject([{ state: 'queued', failures: 7, lastError: { code: 'offline' } }]);
   });
 });
 
@@ -63,16 +63,16 @@ describe('online events and the single-pass rule', () => {
     const { clock, api, engine, outbox, profileId, nextWait } = setup();
     await outbox.enqueue(pet('Rex', '2', 'available'));
     for (let i = 0; i < 3; i += 1) api.failCreate('offline', 'refused', { notSent: true });
-    engine.start();
+    engine.run();
     await engine.whenIdle();
     expect(nextWait()).toBe(2000);
 
-    engine.wake(profileId);
-    engine.wake(profileId);
+    engine.retryEarly(profileId);
+    engine.retryEarly(profileId);
     await engine.whenIdle();
     expect(api.createCalls).toHaveLength(2); // one early try, not two
     expect(nextWait()).toBe(4000); // it counted: the next wait doubled
-    engine.wake(profileId); // this step's early try is used: a flapping connection gets no more
+    engine.retryEarly(profileId); // this step's early try is used: a flapping connection gets no more
     await engine.whenIdle();
     expect(api.createCalls).toHaveLength(2);
 
@@ -80,10 +80,10 @@ describe('online events and the single-pass rule', () => {
     await engine.whenIdle();
     expect(api.createCalls).toHaveLength(3);
     expect(nextWait()).toBe(8000);
-    engine.wake(profileId); // a new step: one early try again
+    engine.retryEarly(profileId); // a new step: one early try again
     await engine.whenIdle();
     expect(api.createCalls).toHaveLength(4);
-    expect(await outbox.list()).toMatchObject([{ state: 'sent' }]);
+    expect(await entriesOf(outbox)).toMatchObject([{ state: 'sent' }]);
   });
 
   it('an online event during a running pass starts no second pass', async () => {
@@ -98,22 +98,22 @@ describe('online events and the single-pass rule', () => {
         err('offline', 'refused', { notSent: true }),
       );
     });
-    engine.start();
+    engine.run();
     await atSend;
-    for (let i = 0; i < 5; i += 1) engine.wake(profileId);
+    for (let i = 0; i < 5; i += 1) engine.retryEarly(profileId);
     answer();
     await engine.whenIdle();
     expect(api.createCalls).toHaveLength(1);
-    expect(await outbox.list()).toMatchObject([{ state: 'queued', failures: 1 }]);
+    expect(await entriesOf(outbox)).toMatchObject([{ state: 'queued', failures: 1 }]);
   });
 
   it('keeps a wait the service asked for (429) even when an online event comes', async () => {
     const { api, engine, outbox, profileId, nextWait } = setup();
     await outbox.enqueue(pet('Rex'));
     api.failCreate('rate_limited', 'slow down', { status: 429, retryAfterMs: 30_000 });
-    engine.start();
+    engine.run();
     await engine.whenIdle();
-    engine.wake(profileId);
+    engine.retryEarly(profileId);
     await engine.whenIdle();
     expect(api.createCalls).toHaveLength(1);
     expect(nextWait()).toBe(30_000);
@@ -123,10 +123,10 @@ describe('online events and the single-pass rule', () => {
     const { clock, api, engine, outbox, profileId, nextWait } = setup();
     await outbox.enqueue(pet('First'));
     api.failCreate('offline', 'refused', { notSent: true });
-    engine.start();
+    engine.run();
     await engine.whenIdle();
     await outbox.enqueue(pet('Second'));
-    engine.kick(profileId);
+    engine.sendPending(profileId);
     await engine.whenIdle();
     expect(api.createCalls).toHaveLength(1);
     clock.advance(nextWait());

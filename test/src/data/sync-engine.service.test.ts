@@ -19,7 +19,7 @@ import { Outbox } from '../../../src/data/outbox';
 import { SyncEngine } from '../../../src/data/sync-engine';
 import type { AdoptionApi } from '../../../src/shared/client';
 import { startService, type RunningService, type ServiceOptions } from '../../service/index';
-import { FakeClock, pet, uniqueProfileId } from './test-helpers';
+import { FakeClock, pet, uniqueProfileId, entriesOf } from './test-helpers';
 
 const KEY = 'sync-engine-test-key';
 let cleanups: Array<() => Promise<void> | void> = [];
@@ -75,7 +75,7 @@ async function lostAnswers(options: ServiceOptions) {
   const sendAndLose = async (port?: number): Promise<RunningService> => {
     const broken = await serve({ ...options, dataFile, faults: 'reset-after:1', ...(port ? { port } : {}) });
     const engine = engineFor(broken);
-    engine.start();
+    engine.run();
     await engine.whenIdle();
     engine.stop();
     await broken.stop();
@@ -97,10 +97,10 @@ describe('SyncEngine with the local service, the answer lost after the animal wa
       idempotencyKey: crypto.randomUUID(),
     });
     const engine = engineFor(healthy);
-    engine.start();
+    engine.run();
     await engine.whenIdle();
 
-    const [asked] = await outbox.list();
+    const [asked] = await entriesOf(outbox);
     expect(asked).toMatchObject({ state: 'check_needed', serverId: null });
     const ids = asked?.check?.candidates.map((animal) => animal.id) ?? [];
     expect(ids).toHaveLength(2);
@@ -109,7 +109,7 @@ describe('SyncEngine with the local service, the answer lost after the animal wa
 
     const ours = ids.find((id) => id !== (theirs.ok ? theirs.data.animal.id : ''));
     await outbox.confirmMatch(entry.localId, ours ?? '');
-    expect(await outbox.list()).toMatchObject([{ state: 'sent', serverId: ours }]);
+    expect(await entriesOf(outbox)).toMatchObject([{ state: 'sent', serverId: ours }]);
     expect(healthy.animalCount()).toBe(2);
   });
 
@@ -127,9 +127,9 @@ describe('SyncEngine with the local service, the answer lost after the animal wa
       expect(created.ok).toBe(true);
     }
     const engine = engineFor(healthy);
-    engine.start();
+    engine.run();
     await engine.whenIdle();
-    expect((await outbox.list())[0]?.state).toBe('check_needed');
+    expect((await entriesOf(outbox))[0]?.state).toBe('check_needed');
     expect(healthy.animalCount()).toBe(101);
   });
 
@@ -138,16 +138,16 @@ describe('SyncEngine with the local service, the answer lost after the animal wa
     const rex = await outbox.enqueue(pet('Rex', '2', 'available'));
     let healthy = await sendAndLose();
     let engine = engineFor(healthy);
-    engine.start();
+    engine.run();
     await engine.whenIdle();
-    const [asked] = await outbox.list();
+    const [asked] = await entriesOf(outbox);
     expect(asked?.state).toBe('check_needed');
     const storedId = asked?.check?.candidates[0]?.id;
 
     await outbox.sendMine(rex.localId);
-    engine.kick();
+    engine.sendPending();
     await engine.whenIdle();
-    expect(await outbox.list()).toMatchObject([{ state: 'sent', serverId: storedId }]);
+    expect(await entriesOf(outbox)).toMatchObject([{ state: 'sent', serverId: storedId }]);
     expect(healthy.animalCount()).toBe(1);
     engine.stop();
     await healthy.stop();
@@ -155,9 +155,9 @@ describe('SyncEngine with the local service, the answer lost after the animal wa
     await outbox.enqueue(pet('Tom', '4', 'pending'));
     healthy = await sendAndLose(healthy.port);
     engine = engineFor(healthy);
-    engine.start();
+    engine.run();
     await engine.whenIdle();
-    expect((await outbox.list()).map((entry) => entry.state)).toEqual(['sent', 'sent']);
+    expect((await entriesOf(outbox)).map((entry) => entry.state)).toEqual(['sent', 'sent']);
     expect(healthy.animalCount()).toBe(2);
   });
 });

@@ -104,7 +104,7 @@ describe('SharedSync', () => {
     expect([first.sync.leading, second.sync.leading]).toEqual([true, false]);
 
     for (const name of ['A', 'B', 'C']) await outbox.enqueue(pet(name));
-    second.sync.kick(profileId); // entered in the second window
+    second.sync.sendPending(profileId); // entered in the second window
     await settle();
     await first.engine.whenIdle();
     await settle();
@@ -136,7 +136,7 @@ describe('SharedSync', () => {
     await settle();
     expect(second.sync.leading).toBe(true);
     await outbox.enqueue(pet('After'));
-    second.sync.kick(profileId);
+    second.sync.sendPending(profileId);
     await second.engine.whenIdle();
     expect(api.createCalls.map((call) => call.pet.name)).toEqual(['After']);
   });

@@ -4,6 +4,8 @@ import type { ChannelInput, ChannelOutput } from '../../../src/shared/api';
 import type { AdoptionApi } from '../../../src/shared/client';
 import { err, ok, type AppError, type Result } from '../../../src/shared/result';
 import { closeProfileDb, openProfileDb, type ProfileDb } from '../../../src/data/db';
+import type { Outbox } from '../../../src/data/outbox';
+import type { OutboxEntry } from '../../../src/data/outbox-records';
 
 let counter = 0;
 
@@ -149,4 +151,14 @@ export class FakeApi implements Pick<AdoptionApi, 'createPet' | 'listPets'> {
     this.listAnswers.push(err(code, message, extra));
     return this;
   }
+}
+
+/** The valid entries of an outbox in creation order (what a sync pass reads). */
+export async function entriesOf(outbox: Outbox): Promise<OutboxEntry[]> {
+  return (await outbox.readAll()).entries;
+}
+
+/** The entries still to send (queued or sending), in creation order. */
+export async function pendingOf(outbox: Outbox): Promise<OutboxEntry[]> {
+  return (await entriesOf(outbox)).filter((entry) => entry.state === 'queued' || entry.state === 'sending');
 }

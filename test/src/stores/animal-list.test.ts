@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AnimalCache } from '../../../src/data/animal-cache';
 import { deleteProfileDb, openProfileDb } from '../../../src/data/db';
 import type { Animal } from '../../../src/shared/animal';
-import type { OutboxEntry } from '../../../src/data/db';
+import type { OutboxEntry } from '../../../src/data/outbox-records';
 import { AnimalListStore, type ListOutbox } from '../../../src/stores/animal-list.svelte';
 import { err, fakeAdoptionApi, ok } from '../fake-adoption-api';
 

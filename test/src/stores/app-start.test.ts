@@ -20,8 +20,8 @@ const profile = (id: string): Profile => ({
 });
 
 const sync: SyncDriver = {
-  kick: () => undefined,
-  resume: () => undefined,
+  sendPending: () => undefined,
+  resumeAfterKey: () => undefined,
   progress: idleProgress,
   onProgress: () => () => undefined,
 };

@@ -31,9 +31,9 @@ afterEach(() => {
 async function started(profileId: string) {
   const api = fakeAdoptionApi();
   const sync = {
-    kick: vi.fn(),
-    resume: vi.fn(),
-    wake: vi.fn(),
+    sendPending: vi.fn(),
+    resumeAfterKey: vi.fn(),
+    retryEarly: vi.fn(),
     forget: vi.fn(),
     progress: idleProgress,
     onProgress: () => () => undefined,
@@ -84,8 +84,8 @@ describe('AppStores.removeProfile', () => {
     const profileId = uniqueProfileId();
     const { api, sync } = await started(profileId);
     api.emit('connectivity', { profileId, online: true, at: 1 });
-    expect(sync.wake).toHaveBeenCalledWith(profileId);
-    expect(sync.kick).toHaveBeenCalledTimes(1); // only the enqueue's
+    expect(sync.retryEarly).toHaveBeenCalledWith(profileId);
+    expect(sync.sendPending).toHaveBeenCalledTimes(1); // only the enqueue's
     api.emit('profiles', { profiles: [profile('local')], notice: null });
     expect(sync.forget).toHaveBeenCalledWith(profileId);
     await deleteProfileDb(profileId);

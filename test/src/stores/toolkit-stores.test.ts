@@ -9,7 +9,7 @@ import { CategoriesStore } from '../../../src/stores/categories.svelte';
 import { FileExportStore } from '../../../src/stores/file-export.svelte';
 import { ImportStore } from '../../../src/stores/import.svelte';
 import { PrintStore } from '../../../src/stores/print.svelte';
-import { animal, freshDb } from '../data/test-helpers';
+import { animal, freshDb, entriesOf } from '../data/test-helpers';
 import { fakeAdoptionApi, ok } from '../fake-adoption-api';
 
 const cleanups: (() => void)[] = [];
@@ -87,7 +87,7 @@ describe('ImportStore', () => {
     expect(store.flagged.map((row) => row.row)).toEqual([3]);
     expect(store.toQueue.map((row) => row.row)).toEqual([2, 5]);
     await store.confirm();
-    expect((await outbox.list()).map((entry) => entry.pet)).toEqual([
+    expect((await entriesOf(outbox)).map((entry) => entry.pet)).toEqual([
       { name: 'Rex', categoryId: '1' },
       { name: 'Mia', categoryId: '2' },
     ]);
@@ -95,7 +95,7 @@ describe('ImportStore', () => {
       '2 animals from animals.csv are saved on this device and waiting to send. 2 rows were not added (listed below).',
     );
     await store.confirm();
-    expect(await outbox.list()).toHaveLength(2);
+    expect(await entriesOf(outbox)).toHaveLength(2);
   });
 
   it('refuses a bad file with one message and queues nothing; a failed write says nothing was added', async () => {
