@@ -15,6 +15,7 @@ import { OutboxStore } from './outbox.svelte';
 import { PrepareForEventStore } from './prepare-for-event.svelte';
 import { PrintStore } from './print.svelte';
 import { SavedAnimalsStore } from './saved-animals.svelte';
+import { SetAsideStore } from './set-aside.svelte';
 import type { SyncDriver } from './sync-driver';
 
 export class ProfileSession {
@@ -23,6 +24,7 @@ export class ProfileSession {
   readonly list: AnimalListStore;
   readonly saved: SavedAnimalsStore;
   readonly outbox: OutboxStore;
+  readonly setAside: SetAsideStore;
   readonly addForm: AddAnimalFormStore;
   readonly prepare: PrepareForEventStore;
   readonly categories: CategoriesStore;
@@ -39,6 +41,7 @@ export class ProfileSession {
     this.cache = new AnimalCache(this.db);
     this.saved = new SavedAnimalsStore(this.db);
     this.outbox = new OutboxStore(profileId, this.db, new Outbox(this.db), sync);
+    this.setAside = new SetAsideStore(this.db);
     this.list = new AnimalListStore(api, profileId, this.cache, this.outbox);
     this.categories = new CategoriesStore(this.db);
     this.print = new PrintStore(api, this.cache);
@@ -56,6 +59,7 @@ export class ProfileSession {
   start(): void {
     this.saved.start();
     this.outbox.start();
+    this.setAside.start();
     this.categories.start();
     this.#allSentAt = this.sync.progress(this.profileId).allSentAt;
     // A batch was sent: the list asks the service again (once per batch, not per animal).
@@ -69,6 +73,7 @@ export class ProfileSession {
   stop(): void {
     this.saved.stop();
     this.outbox.stop();
+    this.setAside.stop();
     this.categories.stop();
     this.#offProgress?.();
     this.#offProgress = null;

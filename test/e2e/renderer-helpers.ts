@@ -1,8 +1,18 @@
 /** Helpers for the renderer's e2e specs: screens by role, the service log, axe. */
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { readRequestLog, type RequestLogLine } from '../service/index';
+import { readRequestLog, SUNSET_MS, type RequestLogLine } from '../service/index';
 import { expect, type E2eService } from './fixtures';
+
+/**
+ * What the detail screen says after asking the test service for one animal: that service runs
+ * on the real clock, so its single-animal lookup answers ("confirmed") until its sunset and is
+ * gone after it. One outcome for a given day, never either.
+ */
+export const DETAIL_REFRESH_NOW =
+  Date.now() < SUNSET_MS
+    ? 'Up to date: the service confirmed this animal just now.'
+    : 'The service no longer offers looking up a single animal.';
 
 /** The list screen has loaded the service's answer. */
 export async function expectListLoaded(page: Page): Promise<void> {

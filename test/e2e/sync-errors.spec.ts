@@ -1,4 +1,4 @@
-import { expect, test } from './fixtures';
+import { expect, serviceAnimalNames, test } from './fixtures';
 import { addAnimal, creations, expectListLoaded, expectNoAxeViolations } from './renderer-helpers';
 
 test('an entry the service refuses (400) needs attention and does not block the next ones', async ({ app }) => {
@@ -32,20 +32,30 @@ test('an entry the service refuses (400) needs attention and does not block the 
   await expect.poll(async () => (await creations(service)).length).toBe(2);
 });
 
-test('a discarded entry is never sent', async ({ app }) => {
+test('a discarded entry is never sent, while the next one is', async ({ app }) => {
   const { page, service } = app;
-  await page.route('**/bridge/createPet', (route) =>
-    route.fulfill({
+  // Only Ghost's first try is refused (at the bridge, so it never reaches the service); after
+  // that the service accepts everything: had Ghost stayed in the queue, it could be sent.
+  let ghostTries = 0;
+  await page.route('**/bridge/createPet', async (route) => {
+    const body = route.request().postDataJSON() as { pet: { name: string } };
+    if (body.pet.name !== 'Ghost' || ++ghostTries > 1) return route.continue();
+    return route.fulfill({
       contentType: 'application/json',
       body: JSON.stringify({ ok: false, error: { code: 'invalid', status: 400, message: 'categoryId is unknown' } }),
-    }),
-  );
+    });
+  });
   await expectListLoaded(page);
   await page.getByRole('link', { name: 'Add animal', exact: true }).click();
   await addAnimal(page, 'Ghost', '999');
   await page.getByRole('button', { name: 'Discard Ghost' }).click();
   await expect(page.getByTestId('attention-entry')).toHaveCount(0);
-  expect(await creations(service)).toHaveLength(0);
+
+  await addAnimal(page, 'Kept', '3');
+  await expect.poll(async () => (await creations(service)).length).toBe(1);
+  expect(await serviceAnimalNames(service, 100)).toContain('Kept');
+  expect(await serviceAnimalNames(service, 100)).not.toContain('Ghost');
+  expect(ghostTries).toBe(1);
 });
 
 test('a 401 asks for the key, and the queue resumes once it is saved', async ({ app }) => {

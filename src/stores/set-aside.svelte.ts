@@ -1,0 +1,47 @@
+/**
+ * The outbox rows set aside because they could not be read (they fail the schema; see
+ * Outbox.setAside): shown to staff with why and when, and their raw data to copy, so nothing
+ * entered is lost even when the app cannot send it.
+ */
+import { liveQuery, type Subscription } from 'dexie';
+import type { ProfileDb, QuarantinedRow } from '../data/db';
+
+export class SetAsideStore {
+  rows = $state.raw<QuarantinedRow[]>([]);
+  /** What the last Copy did, by row id. */
+  copied = $state<Record<string, string>>({});
+  #subscription: Subscription | null = null;
+
+  constructor(
+    private readonly db: ProfileDb,
+    private readonly clipboard: Pick<Clipboard, 'writeText'> | undefined = globalThis.navigator?.clipboard,
+  ) {}
+
+  start(): void {
+    const db = this.db;
+    this.#subscription ??= liveQuery(() => db.quarantine.orderBy('at').toArray()).subscribe({
+      next: (rows) => (this.rows = rows),
+      error: () => (this.rows = []),
+    });
+  }
+
+  stop(): void {
+    this.#subscription?.unsubscribe();
+    this.#subscription = null;
+  }
+
+  /** Copies a row's raw data as JSON; says so, or to select the text by hand. */
+  async copy(row: QuarantinedRow): Promise<void> {
+    try {
+      if (!this.clipboard) throw new Error('no clipboard');
+      await this.clipboard.writeText(rawJson(row));
+      this.copied = { ...this.copied, [row.id]: 'Copied to the clipboard.' };
+    } catch {
+      this.copied = { ...this.copied, [row.id]: 'Could not use the clipboard: select the text and copy it.' };
+    }
+  }
+}
+
+export function rawJson(row: QuarantinedRow): string {
+  return JSON.stringify(row.raw, null, 2);
+}
