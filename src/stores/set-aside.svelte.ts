@@ -45,3 +45,12 @@ export class SetAsideStore {
 export function rawJson(row: QuarantinedRow): string {
   return JSON.stringify(row.raw, null, 2);
 }
+
+/** What staff recognise a set-aside row by: the animal's name and category when still readable. */
+export function describeRecord(row: QuarantinedRow): string {
+  const pet: unknown = typeof row.raw === 'object' && row.raw !== null ? (row.raw as { pet?: unknown }).pet : null;
+  const { name, categoryId } = (typeof pet === 'object' && pet !== null ? pet : {}) as Record<string, unknown>;
+  if (typeof name !== 'string' || name.trim() === '') return 'An entry whose animal cannot be read';
+  const category = typeof categoryId === 'string' || typeof categoryId === 'number' ? `, category ${categoryId}` : '';
+  return `${name.trim().slice(0, 100)}${category}`;
+}

@@ -34,7 +34,9 @@ test('a damaged outbox row is shown under "Set aside" with its reason and data t
   const setAside = page.getByRole('region', { name: 'Set aside: records that could not be read' });
   await expect(setAside).toBeVisible();
   const record = setAside.getByRole('listitem', { name: 'Set-aside record outbox:damaged-1' });
-  await expect(record).toContainText(/Why: .*idempotencyKey/);
+  await expect(record).toContainText('Biscuit, category 4 · set aside at');
+  await record.getByText('Why it could not be read').click();
+  await expect(record.getByText(/Why: .*idempotencyKey/)).toBeVisible();
   await expect(record.getByLabel('Data of outbox:damaged-1')).toContainText('"name": "Biscuit"');
   await record.getByRole('button', { name: 'Copy data' }).click();
   await expect(record.getByRole('status')).toContainText(/Copied to the clipboard|select the text and copy it/);
