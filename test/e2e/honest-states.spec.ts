@@ -17,7 +17,7 @@ test('a profile with no service address says so, and not "no animals match" or "
   const { page } = app;
   await expectListLoaded(page);
   await page.getByLabel('Profile', { exact: true }).selectOption({ label: 'Production (production)' });
-  await expect(page.getByTestId('profile-band')).toContainText('Production');
+  await expect(page.getByTestId('active-profile-name')).toHaveText('Production');
   await expect(page.getByText('This profile has no service address yet.')).toBeVisible();
   await expect(page.getByText('No animals match this filter.')).toHaveCount(0);
   const indicator = page.getByTestId('sync-indicator');

@@ -28,7 +28,7 @@ test('staff add a profile, save its key, list its animals and remove it', async 
 
   // The new profile is shown at once, with its own colour, and asks for its key.
   const band = page.getByTestId('profile-band');
-  await expect(band).toContainText('North shelter');
+  await expect(page.getByTestId('active-profile-name')).toHaveText('North shelter');
   await expect(band).toContainText('CUSTOM');
   await expect(band).toHaveClass(/band--purple/);
   await expect(page.getByText('North shelter was added and is now shown.')).toBeVisible();

@@ -29,7 +29,8 @@ async function newProfile(page: Page, name: string, address: string): Promise<st
   await form.getByLabel('Service address').fill(address);
   await form.getByRole('button', { name: 'Add profile' }).click();
   const band = page.getByTestId('profile-band');
-  await expect(band).toContainText(name);
+  // The band's select lists every profile by name: the active one is the band's own name.
+  await expect(page.getByTestId('active-profile-name')).toHaveText(name);
   return (await band.getAttribute('data-profile')) ?? '';
 }
 
