@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { ChannelOutput } from '../../src/shared/api';
 import type { Profile } from '../../src/shared/profile';
 import { err, ok, type Result } from '../../src/shared/result';
-import { systemClock, type Clock } from './clock';
+import { systemClock, type Clock } from '../../src/shared/clock';
 import { ConnectivityTracker } from './connectivity';
 import { DiagnosticsLog } from './diagnostics-log';
 import { createEventBus, type EventBus } from './event-bus';

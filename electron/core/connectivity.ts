@@ -13,7 +13,7 @@
  */
 import type { EventPayload } from '../../src/shared/api';
 import type { Result } from '../../src/shared/result';
-import type { Clock } from './clock';
+import type { Clock } from '../../src/shared/clock';
 
 const UNREACHABLE = new Set(['offline', 'timeout']);
 

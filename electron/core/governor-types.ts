@@ -1,6 +1,6 @@
 /** The types of the rate-limit governor's scheduling API (see governor.ts). */
 import type { HeaderSource } from './rate-limit-headers';
-import type { Clock } from './clock';
+import type { Clock } from '../../src/shared/clock';
 import type { TaskKind } from './task-queue';
 
 export type { TaskKind } from './task-queue';

@@ -20,7 +20,7 @@
  */
 import type { GovernorSnapshot, PauseReason } from '../../src/shared/rate-limit';
 import { AdaptiveRate } from './adaptive-rate';
-import type { Clock } from './clock';
+import type { Clock } from '../../src/shared/clock';
 import { PacingGate } from './pacing-gate';
 import { pauseForBan, pauseForExhaustion, retryAfterTransient, type Pause } from './pause-policy';
 import type { HeaderSource } from './rate-limit-headers';

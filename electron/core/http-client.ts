@@ -6,7 +6,7 @@
  * body cap read as a stream.
  */
 import type { AppError } from '../../src/shared/result';
-import type { Clock } from './clock';
+import type { Clock } from '../../src/shared/clock';
 
 export const HEADERS_TIMEOUT_MS = 15_000;
 export const TOTAL_TIMEOUT_MS = 30_000;

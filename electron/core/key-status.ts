@@ -11,7 +11,7 @@
  */
 import type { EventPayload, KeyState } from '../../src/shared/api';
 import type { Result } from '../../src/shared/result';
-import type { Clock } from './clock';
+import type { Clock } from '../../src/shared/clock';
 
 type KeyStatus = EventPayload<'key'>;
 

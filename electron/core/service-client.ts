@@ -12,7 +12,7 @@ import { duplicatedIds } from '../../src/shared/duplicate-ids';
 import { isInt64String } from '../../src/shared/int64';
 import { encodeJson } from '../../src/shared/json-codec';
 import { err, ok, type Result } from '../../src/shared/result';
-import type { Clock } from './clock';
+import type { Clock } from '../../src/shared/clock';
 import { QueueCancelledError, type AttemptOutcome, type RateLimitGovernor, type TaskKind } from './governor';
 import { sendHttp, MESSAGES, type HttpOptions } from './http-client';
 import type { BoundKey } from './bound-key';

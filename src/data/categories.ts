@@ -5,6 +5,7 @@
  * windows editing at once cannot leave it inconsistent.
  */
 import { Category, sortCategories, tableProblems, type Category as CategoryType } from '../shared/categories';
+import { systemClock, type Clock } from '../shared/clock';
 import { canonicalInt64 } from '../shared/int64';
 import type { CategoryRow, ProfileDb } from './db';
 
@@ -13,16 +14,10 @@ export class CategoryError extends Error {
   override name = 'CategoryError';
 }
 
-export interface CategoryClock {
-  now(): number;
-}
-
-const systemClock: CategoryClock = { now: () => Date.now() };
-
 export class CategoryTable {
   constructor(
     private readonly db: ProfileDb,
-    private readonly clock: CategoryClock = systemClock,
+    private readonly clock: Pick<Clock, 'now'> = systemClock,
   ) {}
 
   /** Every valid name, by id; a row that fails the schema (edited by hand) is left out. */

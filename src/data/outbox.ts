@@ -6,6 +6,7 @@
  * where staff see it ("Set aside", src/components/SetAsideRecords.svelte).
  */
 import type { Animal, NewPet } from '../shared/animal';
+import { systemClock, type Clock } from '../shared/clock';
 import type { AppError } from '../shared/result';
 import { AnimalCache } from './animal-cache';
 import type { ProfileDb, QuarantinedRow } from './db';
@@ -13,12 +14,6 @@ import { describeIssues, keyOf, OutboxRowSchema, OutboxStateError, toEntry } fro
 import type { InvalidRow, OutboxCheck, OutboxEntry, OutboxRead, OutboxRow } from './outbox-records';
 
 export { OutboxStateError, type InvalidRow, type OutboxRead } from './outbox-records';
-
-export interface Clock {
-  now(): number;
-}
-
-const systemClock: Clock = { now: () => Date.now() };
 
 /** The fields of an entry whose outcome is settled: no error, no wait, no doubt, nothing to check. */
 const SETTLED = { lastError: null, nextAttemptAt: null, failures: 0, doubtSince: null, check: null } as const;
@@ -31,7 +26,7 @@ export class Outbox {
 
   constructor(
     private readonly db: ProfileDb,
-    private readonly clock: Clock = systemClock,
+    private readonly clock: Pick<Clock, 'now'> = systemClock,
   ) {
     this.cache = new AnimalCache(db);
   }

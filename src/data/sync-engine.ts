@@ -8,6 +8,7 @@
  * Only one engine per app sends at a time (sync-leader.ts). Time comes from an injected clock.
  */
 import type { AdoptionApi } from '../shared/client';
+import { systemClock, type Clock } from '../shared/clock';
 import type { ProfileDb } from './db';
 import type { OutboxEntry } from './outbox-records';
 import { Outbox } from './outbox';
@@ -18,28 +19,16 @@ import { DrainProgress, type SyncProgress } from './sync-progress';
 export type { PausedFor } from './sync-decisions';
 export type { SyncProgress } from './sync-progress';
 
-export interface SyncClock {
-  now(): number;
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
 export interface SyncEngineOptions {
   api: Pick<AdoptionApi, 'createPet' | 'listPets'>;
   db: (profileId: string) => ProfileDb;
   profileIds: () => string[];
   /** A profile's service address: proof that a service keeps idempotency keys holds for one address. */
   serviceUrl?: (profileId: string) => string | null;
-  clock?: SyncClock;
+  clock?: Clock;
   /** The jitter of the backoff, in [0, 1). */
   random?: () => number;
 }
-
-const systemClock: SyncClock = {
-  now: () => Date.now(),
-  setTimeout: (fn, ms) => globalThis.setTimeout(fn, ms),
-  clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof globalThis.setTimeout>),
-};
 
 /** Wait after an unexpected failure of the engine itself (e.g. the database could not be read). */
 const INTERNAL_RETRY_MS = 10_000;
@@ -63,7 +52,7 @@ interface ProfileState {
 
 export class SyncEngine {
   private readonly api: SyncEngineOptions['api'];
-  private readonly clock: SyncClock;
+  private readonly clock: Clock;
   private readonly random: () => number;
   private readonly states = new Map<string, ProfileState>();
   private readonly listeners = new Set<(p: SyncProgress) => void>();

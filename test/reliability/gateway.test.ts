@@ -10,7 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { systemClock } from '../../electron/core/clock';
+import { systemClock } from '../../src/shared/clock';
 import { DECREASE, FLOOR_PLAN_RATE } from '../../electron/core/adaptive-rate';
 import { RateLimitGovernor } from '../../electron/core/governor';
 import { createServiceClient } from '../../electron/core/service-client';

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { MAX_WAIT_MS } from '../../electron/core/rate-limit-headers';
-import { FakeClock } from '../electron/core/fake-clock';
+import { FakeClock } from '../support/fake-clock';
 import { startHostileServer, type CannedReply, type HostileServer } from './hostile-server';
 import { hostileClient, watchProcess } from './support/hostile-client';
 
@@ -111,7 +111,7 @@ const CASES: WaitCase[] = [
 describe('hostile server: rate-limit headers', () => {
   it.each(CASES)('$name: a sane wait, nothing sent during it, then served', async (c) => {
     // whole seconds, so the `Date` header (second precision) shows no clock skew
-    await clock.advanceTo(Math.ceil(clock.now() / 1000) * 1000 + 1000);
+    await clock.advanceAndSettleTo(Math.ceil(clock.now() / 1000) * 1000 + 1000);
     const { client, governor } = hostileClient(server.base('rate'), { clock, maxRetries: 3 });
     onTestFinished(() => governor.dispose());
     const t0 = clock.now();
@@ -125,9 +125,9 @@ describe('hostile server: rate-limit headers', () => {
     if (c.notice) expect(snapshot.notice).toMatch(c.notice);
     else expect(snapshot.notice).toBeNull();
     server.rateReply = OK_LIST;
-    await clock.advance(c.waitMs - 1);
+    await clock.advanceAndSettle(c.waitMs - 1);
     expect(server.requestsTo('rate').length - before).toBe(1);
-    await clock.advance(1);
+    await clock.advanceAndSettle(1);
     const result = await pending;
     expect(result.ok).toBe(true);
     const sent = server.requestsTo('rate').slice(before);
@@ -142,7 +142,7 @@ describe('hostile server: rate-limit headers', () => {
     const pending = Promise.all([1, 2, 3, 4, 5].map((limit) => client.listPets({ limit })));
     await vi.waitFor(() => expect(server.requestsTo('no-rate-headers').length).toBeGreaterThan(0));
     await vi.waitFor(() => expect(governor.snapshot().pacing).not.toBeNull());
-    for (let i = 0; i < 4; i += 1) await clock.advance(1000);
+    for (let i = 0; i < 4; i += 1) await clock.advanceAndSettle(1000);
     const results = await pending;
     expect(results.every((r) => r.ok)).toBe(true);
     expect(governor.snapshot()).toMatchObject({

@@ -20,7 +20,7 @@ import { AnimalStore } from './store';
 export { PLANS, parsePlan, type Plan } from './plans';
 export { readRequestLog, type RequestLogLine } from './request-log';
 export { loadDataFile, DataFileError, type ServiceData } from './persistence';
-export type { ServiceOptions, Clock } from './options';
+export type { ServiceOptions } from './options';
 export { DEPRECATED_AT_SECONDS, SUNSET_HTTP_DATE, SUNSET_MS } from './routes';
 
 export interface RunningService {

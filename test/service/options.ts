@@ -1,11 +1,8 @@
 /** The service's options: `startService(options)` and the equivalent `npm run service -- [flags]`. */
 import { parseArgs } from 'node:util';
+import type { Clock } from '../../src/shared/clock';
 import { parseFaults, parseLatency, type FaultRate, type LatencyRange } from './faults';
 import { parseKeyFlag, parsePlan, type Plan } from './plans';
-
-export interface Clock {
-  now(): number;
-}
 
 export interface ServiceOptions {
   host?: string;
@@ -29,7 +26,7 @@ export interface ServiceOptions {
   /** Pretend the service clock starts at this instant (ISO); it then runs forward in real time. */
   now?: string;
   /** A clock to use instead (tests); wins over `now`. */
-  clock?: Clock;
+  clock?: Pick<Clock, 'now'>;
   /** Timeout for a client to send a whole request (slow clients), ms. */
   requestTimeoutMs?: number;
 }
@@ -50,7 +47,7 @@ export interface ResolvedOptions {
   latency: LatencyRange | undefined;
   seed: number;
   logFile: string | undefined;
-  clock: Clock;
+  clock: Pick<Clock, 'now'>;
   requestTimeoutMs: number;
 }
 
@@ -60,7 +57,7 @@ function wholeNumber(name: string, value: number | undefined, fallback: number, 
   return result;
 }
 
-function offsetClock(iso: string): Clock {
+function offsetClock(iso: string): Pick<Clock, 'now'> {
   const start = Date.parse(iso);
   if (Number.isNaN(start)) throw new Error(`--now expects an ISO date, got "${iso}"`);
   const offset = start - Date.now();

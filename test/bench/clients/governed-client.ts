@@ -5,7 +5,7 @@
  * creation the core gives up on (its retries used up) is sent again with the same key, as
  * the outbox does, until it is created or the bench's deadline passes.
  */
-import { systemClock } from '../../../electron/core/clock';
+import { systemClock } from '../../../src/shared/clock';
 import { RateLimitGovernor } from '../../../electron/core/governor';
 import { createServiceClient } from '../../../electron/core/service-client';
 import type { Creation, DrainOutcome, DrainTarget } from './post-pet';

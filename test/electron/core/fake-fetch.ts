@@ -3,7 +3,7 @@
  * method, URL, headers, body) and answers with what the script returns for it: a reply,
  * a network error, or a reply that arrives after some fake-clock time.
  */
-import type { FakeClock } from './fake-clock';
+import type { FakeClock } from '../../support/fake-clock';
 
 export interface RecordedRequest {
   at: number;

@@ -8,7 +8,7 @@
 import { RateLimitGovernor } from '../../../electron/core/governor';
 import { createServiceClient } from '../../../electron/core/service-client';
 import { mulberry32 } from '../../service/prng';
-import { FakeClock } from './fake-clock';
+import { FakeClock } from '../../support/fake-clock';
 
 export type SimGatewayMode = '429' | '503' | '429-retry-after';
 
@@ -117,7 +117,7 @@ export async function simulateGateway(options: GatewaySimOptions): Promise<Gatew
     done = true;
   })();
   const deadline = start + 60 * 60_000;
-  while (!done && clock.now() < deadline) await clock.advance(10);
+  while (!done && clock.now() < deadline) await clock.advanceAndSettle(10);
   await drain;
   governor.dispose();
   const refused = lines.filter((line) => line.status === 429 || line.status === 503).length;

@@ -4,7 +4,7 @@
  * fake-clock latency, or waits until the test releases it.
  */
 import type { AttemptOutcome, AttemptReport, RateLimitGovernor, TaskKind } from '../../../electron/core/governor';
-import type { FakeClock } from './fake-clock';
+import type { FakeClock } from '../../support/fake-clock';
 import { rateHeaders } from './fake-fetch';
 
 export interface Reply {

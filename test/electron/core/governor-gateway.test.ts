@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { RateLimitGovernor } from '../../../electron/core/governor';
-import { FakeClock } from './fake-clock';
+import { FakeClock } from '../../support/fake-clock';
 import { busiestSpan, simulateGateway, type SimGatewayMode } from './gateway-sim';
 import { GovernedService } from './governed-service';
 
@@ -45,7 +45,7 @@ describe('governor behind a gateway that says little', () => {
     const calls = Array.from({ length: 6 }, (_, i) => service.call('read', `r${i}`));
     await clock.flush();
     expect(governor.snapshot()).toMatchObject({ pauseReason: 'throttled', queued: { reads: 6 } });
-    await clock.advance(120_000);
+    await clock.advanceAndSettle(120_000);
     expect(await Promise.all(calls)).toHaveLength(6);
     const times = service.sent.map((sent) => sent.at - start);
     // refusal 1 → pause 2142 ms, refusal 2 → 6122 ms (doubled, rate cut twice), then the probe
@@ -67,7 +67,7 @@ describe('governor behind a gateway that says little', () => {
       heldUntil: clock.now() + 1000,
       queued: { writes: 2 },
     });
-    await clock.advance(2000);
+    await clock.advanceAndSettle(2000);
     expect(await Promise.all(calls)).toEqual(['w0:200', 'w1:200', 'w2:200']);
     expect(governor.snapshot().heldUntil).toBeNull();
   });

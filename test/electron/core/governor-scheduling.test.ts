@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { QueueCancelledError, RateLimitGovernor } from '../../../electron/core/governor';
 import type { GovernorSnapshot } from '../../../src/shared/rate-limit';
-import { FakeClock } from './fake-clock';
+import { FakeClock } from '../../support/fake-clock';
 import { rateHeaders } from './fake-fetch';
 import { GovernedService, type Reply } from './governed-service';
 
@@ -94,7 +94,7 @@ describe('RateLimitGovernor scheduling', () => {
     expect(service.sent).toHaveLength(3);
     expect(service.sent).toHaveLength(3);
     service.hold = false;
-    await clock.advance(61_000);
+    await clock.advanceAndSettle(61_000);
     expect(await Promise.all(calls)).toHaveLength(6);
     expect(service.sent[3]!.at - service.sent[0]!.at).toBeGreaterThanOrEqual(60_000);
   });
@@ -103,7 +103,7 @@ describe('RateLimitGovernor scheduling', () => {
     const { clock, service } = setup((i) => (i % 2 === 0 ? { status: null } : { status: 502 }));
     const start = clock.now();
     const result = service.call('read', 'list');
-    await clock.advance(10_000);
+    await clock.advanceAndSettle(10_000);
     await expect(result).resolves.toBe('list:502');
     // full jitter with random 0.5: 500, 1000, 2000 ms after each failure
     expect(service.sent.map((s) => s.at - start)).toEqual([0, 500, 1500, 3500]);
@@ -117,7 +117,7 @@ describe('RateLimitGovernor scheduling', () => {
     const result = service.call('read', 'list');
     await clock.flush();
     expect(governor.snapshot()).toMatchObject({ pauseReason: 'retry_after', pausedUntil: start + 3000 });
-    await clock.advance(3000);
+    await clock.advanceAndSettle(3000);
     await expect(result).resolves.toBe('list:200');
     expect(service.sent.map((s) => s.at - start)).toEqual([0, 3000]);
   });
@@ -125,13 +125,13 @@ describe('RateLimitGovernor scheduling', () => {
   it('retries a POST only when it carries an Idempotency-Key', async () => {
     const blind = setup(() => ({ status: 503 }));
     const unkeyed = blind.service.call('write', 'post', false);
-    await blind.clock.advance(60_000);
+    await blind.clock.advanceAndSettle(60_000);
     await expect(unkeyed).resolves.toBe('post:503');
     expect(blind.service.sent).toHaveLength(1);
 
     const keyed = setup((i) => (i < 2 ? { status: 503 } : { status: 201 }));
     const withKey = keyed.service.call('write', 'post', true);
-    await keyed.clock.advance(60_000);
+    await keyed.clock.advanceAndSettle(60_000);
     await expect(withKey).resolves.toBe('post:201');
     expect(keyed.service.sent.map((s) => s.attempt)).toEqual([0, 1, 2]);
   });
@@ -141,7 +141,7 @@ describe('RateLimitGovernor scheduling', () => {
     const start = clock.now();
     await expect(service.call('write', 'post', false)).resolves.toBe('post:429');
     const next = service.call('read', 'list');
-    await clock.advance(4000);
+    await clock.advanceAndSettle(4000);
     await expect(next).resolves.toBe('list:200');
     expect(service.sent.map((s) => s.at - start)).toEqual([0, 4000]);
   });
@@ -152,7 +152,7 @@ describe('RateLimitGovernor scheduling', () => {
     const result = service.call('read', 'list');
     await clock.flush();
     expect(governor.snapshot()).toMatchObject({ pauseReason: 'throttled', pausedUntil: start + 2142 });
-    await clock.advance(60_000);
+    await clock.advanceAndSettle(60_000);
     await expect(result).resolves.toBe('list:200');
     // the pace is cut to 0.7, 0.49, 0.343 per second; each pause is [w, 2w) (random 0.5: 1.5 w)
     // with w = max(1 s, one interval) × 2^(refusals in a row − 1)
@@ -213,7 +213,7 @@ describe('RateLimitGovernor scheduling', () => {
     controller.abort();
     await expect(cancelled).rejects.toBeInstanceOf(QueueCancelledError);
     expect(governor.snapshot().queued.reads).toBe(0);
-    await clock.advance(20_000);
+    await clock.advanceAndSettle(20_000);
     expect(service.sent.map((s) => s.label)).toEqual(['first']);
   });
 });

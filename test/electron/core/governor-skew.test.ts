@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { RateLimitGovernor } from '../../../electron/core/governor';
 import { SkewEstimate } from '../../../electron/core/rate-window';
-import { FakeClock } from './fake-clock';
+import { FakeClock } from '../../support/fake-clock';
 
 const T0 = Date.UTC(2030, 0, 15, 12, 0, 0);
 const date = (serverMs: number): string => new Date(serverMs).toUTCString();
@@ -101,9 +101,9 @@ describe('RateLimitGovernor restarts a window close to the real reset, never bef
       const windowStart = T0 + offsetMs + ((trial * 337) % 1000);
       const latencyMs = 2 + (trial % 5) * 3;
       const sim = simulate(offsetMs, windowStart, latencyMs);
-      await sim.clock.advance(windowStart - offsetMs - T0);
+      await sim.clock.advanceAndSettle(windowStart - offsetMs - T0);
       const results = Array.from({ length: sim.limit + 5 }, () => sim.send());
-      await sim.clock.advance(30_000);
+      await sim.clock.advanceAndSettle(30_000);
       await expect(Promise.all(results)).resolves.toEqual(results.map(() => 'ok'));
       const reset = windowStart + 10_000;
       const firstOfNext = sim.arrivals[sim.limit]!;
@@ -119,9 +119,9 @@ describe('RateLimitGovernor restarts a window close to the real reset, never bef
     const offsetMs = 1234.5;
     const windowStart = T0 + offsetMs + 300;
     const sim = simulate(offsetMs, windowStart, 60); // 20 serial requests of 60 ms: 1.2 s
-    await sim.clock.advance(windowStart - offsetMs - T0);
+    await sim.clock.advanceAndSettle(windowStart - offsetMs - T0);
     const results = Array.from({ length: sim.limit + 1 }, () => sim.send());
-    await sim.clock.advance(30_000);
+    await sim.clock.advanceAndSettle(30_000);
     await Promise.all(results);
     const reset = windowStart + 10_000;
     const late = sim.arrivals[sim.limit]! - reset;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RateLimitGovernor } from '../../../electron/core/governor';
-import { FakeClock } from './fake-clock';
+import { FakeClock } from '../../support/fake-clock';
 import { rateHeaders } from './fake-fetch';
 import { GovernedService, type Reply } from './governed-service';
 
@@ -26,9 +26,9 @@ describe('RateLimitGovernor waits', () => {
     await clock.flush();
     expect(service.sent).toHaveLength(1);
     expect(governor.snapshot()).toMatchObject({ remaining: 0, pauseReason: 'remaining_zero', probing: true });
-    await clock.advance(10_000 + MARGIN - 1);
+    await clock.advanceAndSettle(10_000 + MARGIN - 1);
     expect(service.sent).toHaveLength(1);
-    await clock.advance(1);
+    await clock.advanceAndSettle(1);
     await expect(second).resolves.toBe('second:200');
     expect(service.sent[1]?.at).toBe(start + 10_000 + MARGIN);
     expect(governor.snapshot()).toMatchObject({ pausedUntil: null, probing: false, remaining: 59 });
@@ -42,9 +42,9 @@ describe('RateLimitGovernor waits', () => {
     const result = service.call('read', 'list');
     await clock.flush();
     expect(governor.snapshot()).toMatchObject({ pausedUntil: start + 5000, pauseReason: 'retry_after' });
-    await clock.advance(4999);
+    await clock.advanceAndSettle(4999);
     expect(service.sent).toHaveLength(1);
-    await clock.advance(1);
+    await clock.advanceAndSettle(1);
     await expect(result).resolves.toBe('list:200');
     expect(service.sent.map((s) => [s.at - start, s.attempt])).toEqual([
       [0, 0],
@@ -63,9 +63,9 @@ describe('RateLimitGovernor waits', () => {
     );
     const start = clock.now();
     const result = service.call('read', 'list');
-    await clock.advance(6999);
+    await clock.advanceAndSettle(6999);
     expect(service.sent).toHaveLength(1);
-    await clock.advance(1);
+    await clock.advanceAndSettle(1);
     await expect(result).resolves.toBe('list:200');
     expect(service.sent[1]?.at).toBe(start + 7000);
   });
@@ -78,24 +78,24 @@ describe('RateLimitGovernor waits', () => {
     );
     const start = clock.now();
     const first = service.call('read', 'r0');
-    await clock.advance(50);
+    await clock.advanceAndSettle(50);
     const rest = Array.from({ length: 20 }, (_, i) => service.call('read', `r${i + 1}`));
     await clock.flush();
     expect(governor.snapshot().queued.reads).toBe(21);
     const pausedUntil = start + 50 + 30_000;
     expect(governor.snapshot()).toMatchObject({ pausedUntil, pauseReason: 'retry_after' });
-    await clock.advanceTo(pausedUntil - 1);
+    await clock.advanceAndSettleTo(pausedUntil - 1);
     expect(service.sentBetween(start, pausedUntil)).toHaveLength(0);
     expect(service.sent).toHaveLength(1);
-    await clock.advanceTo(pausedUntil);
+    await clock.advanceAndSettleTo(pausedUntil);
     expect(service.sent).toHaveLength(2);
     expect(service.sent[1]).toMatchObject({ label: 'r0', attempt: 1 });
-    await clock.advance(49);
+    await clock.advanceAndSettle(49);
     expect(service.sent).toHaveLength(2);
     expect(governor.snapshot()).toMatchObject({ probing: true, inFlight: 1 });
-    await clock.advance(1);
+    await clock.advanceAndSettle(1);
     expect(service.sent).toHaveLength(6);
-    await clock.advance(1000);
+    await clock.advanceAndSettle(1000);
     await expect(first).resolves.toBe('r0:200');
     expect(await Promise.all(rest)).toHaveLength(20);
     expect(service.maxInFlightSeen).toBe(4);
@@ -109,9 +109,9 @@ describe('RateLimitGovernor waits', () => {
     const calls = [service.call('read', 'a')];
     await clock.flush();
     calls.push(service.call('read', 'b'), service.call('read', 'c'));
-    await clock.advance(2000);
+    await clock.advanceAndSettle(2000);
     expect(service.sent.map((s) => s.at - start)).toEqual([0, 2000]);
-    await clock.advance(2000);
+    await clock.advanceAndSettle(2000);
     await clock.flush();
     expect(await Promise.all(calls)).toEqual(['a:200', 'b:200', 'c:200']);
     expect(service.sent.map((s) => s.at - start)).toEqual([0, 2000, 4000, 4000, 4000]);
@@ -127,9 +127,9 @@ describe('RateLimitGovernor waits', () => {
     await clock.flush();
     expect(governor.snapshot()).toMatchObject({ pauseReason: 'banned', pausedUntil: start + 600_000 });
     expect(governor.snapshot().notice).toMatch(/banned/);
-    await clock.advance(599_999);
+    await clock.advanceAndSettle(599_999);
     expect(service.sent).toHaveLength(1);
-    await clock.advance(1);
+    await clock.advanceAndSettle(1);
     await expect(later).resolves.toBe('b:200');
   });
 
@@ -150,7 +150,7 @@ describe('RateLimitGovernor waits', () => {
     expect(snapshot.pausedUntil! - clock.now()).toBeGreaterThanOrEqual(fiveHours);
     expect(snapshot.notice).toMatch(/daily/);
     void service.call('read', 'b');
-    await clock.advance(fiveHours - 1000);
+    await clock.advanceAndSettle(fiveHours - 1000);
     expect(service.sent).toHaveLength(1);
   });
 

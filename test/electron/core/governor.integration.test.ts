@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { systemClock } from '../../../electron/core/clock';
+import { systemClock } from '../../../src/shared/clock';
 import { RateLimitGovernor } from '../../../electron/core/governor';
 import { createServiceClient } from '../../../electron/core/service-client';
 import type { DiagnosticEntry } from '../../../src/shared/diagnostics';

@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES, sendHttp, type HttpExchange } from '../../../electron/core/http-client';
-import { FakeClock } from './fake-clock';
+import { FakeClock } from '../../support/fake-clock';
 
 const KEY = 'sk_redirect_test_key';
 

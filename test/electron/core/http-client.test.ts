@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sendHttp, type HttpExchange } from '../../../electron/core/http-client';
-import { FakeClock } from './fake-clock';
+import { FakeClock } from '../../support/fake-clock';
 import { createFakeFetch, type Script } from './fake-fetch';
 
 const KEY = 'secret-key-123';
@@ -94,12 +94,12 @@ describe('sendHttp', () => {
   it('times out when the response headers do not come within 15 s', async () => {
     const { clock, send } = setup(() => 'hang');
     const pending = send();
-    await clock.advance(14_999);
+    await clock.advanceAndSettle(14_999);
     let settled = false;
     void pending.then(() => (settled = true));
     await clock.flush();
     expect(settled).toBe(false);
-    await clock.advance(1);
+    await clock.advanceAndSettle(1);
     expect(failureCode(await pending)).toBe('timeout');
   });
 
@@ -111,7 +111,7 @@ describe('sendHttp', () => {
       { method: 'GET', url: new URL(BASE), bearerKey: KEY, keyOrigin: ORIGIN },
       { fetch: neverEnding, clock },
     );
-    await clock.advance(30_000);
+    await clock.advanceAndSettle(30_000);
     expect(failureCode(await pending)).toBe('timeout');
   });
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { RateLimitGovernor } from '../../../electron/core/governor';
 import { createServiceClient } from '../../../electron/core/service-client';
 import type { DiagnosticEntry } from '../../../src/shared/diagnostics';
-import { FakeClock } from './fake-clock';
+import { FakeClock } from '../../support/fake-clock';
 import { createFakeFetch, type Script } from './fake-fetch';
 
 const animal = (id: string, name = 'Rex') => `{"id":${id},"name":"${name}","categoryId":2,"status":"available"}`;

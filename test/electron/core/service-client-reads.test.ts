@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { RateLimitGovernor } from '../../../electron/core/governor';
 import { createServiceClient } from '../../../electron/core/service-client';
-import { FakeClock } from './fake-clock';
+import { FakeClock } from '../../support/fake-clock';
 import { createFakeFetch, rateHeaders, type Script } from './fake-fetch';
 
 function setup(script: Script) {
@@ -44,9 +44,9 @@ describe('service client: reads', () => {
   it('shares an identical read already queued or in flight instead of sending it again', async () => {
     const { clock, fake, client } = setup(() => ({ ...list(0), delayMs: 50 }));
     const calls = [client.listPets({ limit: 20 }), client.listPets({ limit: 20 }), client.listPets({ limit: 5 })];
-    await clock.advance(10);
+    await clock.advanceAndSettle(10);
     calls.push(client.listPets({ limit: 20 }));
-    await clock.advance(200);
+    await clock.advanceAndSettle(200);
     const results = await Promise.all(calls);
     expect(results.every((result) => result.ok)).toBe(true);
     expect(fake.requests.map((request) => request.url)).toEqual([
@@ -55,7 +55,7 @@ describe('service client: reads', () => {
     ]);
     // once answered, the same read goes out again when asked again
     const again = client.listPets({ limit: 20 });
-    await clock.advance(100);
+    await clock.advanceAndSettle(100);
     expect(await again).toMatchObject({ ok: true });
     expect(fake.requests).toHaveLength(3);
   });
@@ -66,7 +66,7 @@ describe('service client: reads', () => {
     await clock.flush();
     const available = client.listPets({ limit: 20, status: 'available' }, { view: 'list' });
     const sold = client.listPets({ limit: 20, status: 'sold' }, { view: 'list' });
-    await clock.advance(31_000);
+    await clock.advanceAndSettle(31_000);
     // the first was sent (refused, then sent again): never dropped; 'available' was dropped unsent
     expect(await first).toMatchObject({ ok: true });
     expect(await available).toMatchObject({ ok: false, error: { code: 'cancelled' } });
@@ -85,7 +85,7 @@ describe('service client: reads', () => {
     const forPrepare = client.listPets({ limit: 100 });
     const forList = client.listPets({ limit: 100 }, { view: 'list' });
     const newer = client.listPets({ limit: 50 }, { view: 'list' });
-    await clock.advance(31_000);
+    await clock.advanceAndSettle(31_000);
     expect(await forPrepare).toMatchObject({ ok: true });
     expect(await forList).toMatchObject({ ok: true });
     expect(await newer).toMatchObject({ ok: true });
@@ -104,9 +104,9 @@ describe('service client: reads', () => {
     const refreshes = [];
     for (let i = 0; i < 15; i += 1) {
       refreshes.push(client.listPets({ limit: 20 }, { view: 'list' }));
-      await clock.advance(1000);
+      await clock.advanceAndSettle(1000);
     }
-    await clock.advance(20_000);
+    await clock.advanceAndSettle(20_000);
     expect((await Promise.all(refreshes)).every((result) => result.ok)).toBe(true);
     expect((await Promise.all(creations)).every((result) => result.ok)).toBe(true);
     const gets = fake.requests.filter((request) => request.method === 'GET');

@@ -3,7 +3,7 @@ import { RateLimitGovernor } from '../../../electron/core/governor';
 import { KeychainUnavailableError } from '../../../electron/core/secret-store';
 import { createServiceClient, GET_PET_SUNSET_MS } from '../../../electron/core/service-client';
 import type { DiagnosticEntry } from '../../../src/shared/diagnostics';
-import { FakeClock } from './fake-clock';
+import { FakeClock } from '../../support/fake-clock';
 import { createFakeFetch, rateHeaders, type Script } from './fake-fetch';
 
 const KEY = 'k3y-SECRET-value';
@@ -92,7 +92,7 @@ describe('service client', () => {
   it('answers server_error for a 5xx HTML page after retrying the GET 3 times', async () => {
     const { clock, fake, client } = setup(() => ({ status: 502, body: '<html>Bad Gateway</html>' }));
     const pending = client.listPets({});
-    await clock.advance(60_000);
+    await clock.advanceAndSettle(60_000);
     expect(await pending).toMatchObject({ ok: false, error: { code: 'server_error', status: 502 } });
     expect(fake.requests).toHaveLength(4);
   });
@@ -113,7 +113,7 @@ describe('service client', () => {
   it('sends the Idempotency-Key and int64 ids as JSON integers, and retries a 503 with the same key', async () => {
     const { clock, fake, client } = setup((_r, i) => (i === 0 ? { status: 503 } : json(201, animalJson('77'))));
     const pending = client.createPet({ name: 'Rex', categoryId: '9007199254740993' }, 'idem-1');
-    await clock.advance(10_000);
+    await clock.advanceAndSettle(10_000);
     expect(await pending).toMatchObject({ ok: true, data: { animal: { id: '77', categoryId: '9007199254740993' } } });
     expect(fake.requests.map((r) => r.headers.get('Idempotency-Key'))).toEqual(['"idem-1"', '"idem-1"']);
     expect(fake.requests[0]?.body).toBe('{"name":"Rex","categoryId":9007199254740993}');
@@ -123,7 +123,7 @@ describe('service client', () => {
   it('answers rate_limited with the wait once the retries of a GET are used up', async () => {
     const { clock, fake, client } = setup(() => serviceError(429, 'rate_limited', 'slow down', { 'Retry-After': '2' }));
     const pending = client.listPets({});
-    await clock.advance(60_000);
+    await clock.advanceAndSettle(60_000);
     expect(await pending).toMatchObject({ ok: false, error: { code: 'rate_limited', retryAfterMs: 2000 } });
     expect(fake.requests).toHaveLength(4);
     expect(fake.requests[1]!.at - fake.requests[0]!.at).toBe(2000);
@@ -133,7 +133,7 @@ describe('service client', () => {
     for (const answer of [{ status: 500 }, { status: 502 }]) {
       const { clock, fake, client } = setup(() => answer);
       const pending = client.createPet({ name: 'Rex', categoryId: '1' }, 'idem-2');
-      await clock.advance(60_000);
+      await clock.advanceAndSettle(60_000);
       expect(await pending).toMatchObject({ ok: false, error: { code: 'server_error' } });
       expect(fake.requests).toHaveLength(1);
     }
@@ -142,7 +142,7 @@ describe('service client', () => {
   it('never resends a POST without an Idempotency-Key', async () => {
     const { clock, fake, client } = setup(() => ({ status: 503 }));
     const pending = client.createPet({ name: 'Rex', categoryId: '1' }, '');
-    await clock.advance(60_000);
+    await clock.advanceAndSettle(60_000);
     expect(await pending).toMatchObject({ ok: false, error: { code: 'rate_limited', status: 503 } });
     expect(fake.requests).toHaveLength(1);
     expect(fake.requests[0]?.headers.has('Idempotency-Key')).toBe(false);
@@ -210,7 +210,7 @@ describe('service client', () => {
     });
     const down = setup(() => 'network-error');
     const pending = down.client.testKey();
-    await down.clock.advance(60_000);
+    await down.clock.advanceAndSettle(60_000);
     expect(await pending).toMatchObject({ data: { result: 'unreachable' } });
   });
 

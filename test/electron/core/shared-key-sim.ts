@@ -10,7 +10,7 @@ import { createServiceClient } from '../../../electron/core/service-client';
 import { PLANS } from '../../service/plans';
 import { mulberry32, type Random } from '../../service/prng';
 import { RateLimiter } from '../../service/rate-limits';
-import { FakeClock } from './fake-clock';
+import { FakeClock } from '../../support/fake-clock';
 
 export interface SimOptions {
   devices: number;
@@ -117,7 +117,7 @@ export async function simulateSharedKey(options: SimOptions): Promise<SimReport>
     done = true;
   });
   while (!done && clock.now() - start < 20 * options.windowMs * Math.ceil(options.creations / 60)) {
-    await clock.advance(5);
+    await clock.advanceAndSettle(5);
   }
   await all;
   return { ...counts, drainMs: Math.max(...deviceDrainMs), deviceDrainMs };

@@ -4,8 +4,7 @@
  * shaped like the contract's AppError, never quoting the key or an HTML page.
  */
 import { expect } from 'vitest';
-import type { Clock } from '../../../electron/core/clock';
-import { systemClock } from '../../../electron/core/clock';
+import { systemClock, type Clock } from '../../../src/shared/clock';
 import { RateLimitGovernor } from '../../../electron/core/governor';
 import { createServiceClient, type ServiceClientOptions } from '../../../electron/core/service-client';
 import { AppError, type Result } from '../../../src/shared/result';

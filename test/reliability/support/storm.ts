@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { systemClock } from '../../../electron/core/clock';
+import { systemClock } from '../../../src/shared/clock';
 import { RateLimitGovernor } from '../../../electron/core/governor';
 import { createServiceClient } from '../../../electron/core/service-client';
 import type { Result } from '../../../src/shared/result';

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RateLimitGovernor } from '../../../electron/core/governor';
 import { createServiceClient } from '../../../electron/core/service-client';
-import { systemClock } from '../../../electron/core/clock';
+import { systemClock } from '../../../src/shared/clock';
 import { closeProfileDb, openProfileDb } from '../../../src/data/db';
 import { Outbox } from '../../../src/data/outbox';
 import { SyncEngine } from '../../../src/data/sync-engine';

@@ -1,4 +1,4 @@
-/** Helpers for the data-layer tests: unique databases, a fake clock, a scripted fake API. */
+/** Helpers for the data-layer tests: unique databases, the tests' fake clock, a scripted fake API. */
 import type { Animal, NewPet } from '../../../src/shared/animal';
 import type { ChannelInput, ChannelOutput } from '../../../src/shared/api';
 import type { AdoptionApi } from '../../../src/shared/client';
@@ -20,47 +20,7 @@ export function freshDb(): { profileId: string; db: ProfileDb; close: () => void
   return { profileId, db: openProfileDb(profileId), close: () => closeProfileDb(profileId) };
 }
 
-/** A clock whose time moves only when the test says so; timers fire on `advance`. */
-export class FakeClock {
-  private time: number;
-  private nextHandle = 1;
-  private readonly timers = new Map<number, { at: number; fn: () => void }>();
-
-  constructor(start = 1_700_000_000_000) {
-    this.time = start;
-  }
-
-  now(): number {
-    return this.time;
-  }
-
-  setTimeout(fn: () => void, ms: number): unknown {
-    const handle = this.nextHandle++;
-    this.timers.set(handle, { at: this.time + Math.max(0, ms), fn });
-    return handle;
-  }
-
-  clearTimeout(handle: unknown): void {
-    this.timers.delete(handle as number);
-  }
-
-  pendingTimers(): number[] {
-    return [...this.timers.values()].map((timer) => timer.at).sort((a, b) => a - b);
-  }
-
-  /** Moves time forward, firing every timer that falls due, in order. */
-  advance(ms: number): void {
-    const end = this.time + ms;
-    for (;;) {
-      const due = [...this.timers.entries()].filter(([, t]) => t.at <= end).sort((a, b) => a[1].at - b[1].at)[0];
-      if (!due) break;
-      this.timers.delete(due[0]);
-      this.time = Math.max(this.time, due[1].at);
-      due[1].fn();
-    }
-    this.time = end;
-  }
-}
+export { FakeClock } from '../../support/fake-clock';
 
 export function pet(name: string, categoryId = '1', status?: NewPet['status']): NewPet {
   return status ? { name, categoryId, status } : { name, categoryId };
