@@ -12,10 +12,8 @@
  * this is at most one small event per request.
  */
 import type { EventPayload } from '../../src/shared/api';
-import type { Result } from '../../src/shared/result';
+import { UNREACHABLE_CODES, type Result } from '../../src/shared/result';
 import type { Clock } from '../../src/shared/clock';
-
-const UNREACHABLE = new Set(['offline', 'timeout']);
 
 export function reachability(result: Result<unknown>): boolean | null {
   if (result.ok) {
@@ -24,7 +22,7 @@ export function reachability(result: Result<unknown>): boolean | null {
     if (data && typeof data === 'object' && data.result === 'unreachable') return false;
     return true;
   }
-  if (UNREACHABLE.has(result.error.code)) return false;
+  if (UNREACHABLE_CODES.has(result.error.code)) return false;
   return result.error.status !== undefined ? true : null;
 }
 

@@ -2,7 +2,7 @@
  * What the sync engine does with a failed send, by the core's error code, and how long it
  * waits before the next attempt. Pure functions, so the rules are tested on their own.
  */
-import type { AppError } from '../shared/result';
+import { UNREACHABLE_CODES, type AppError } from '../shared/result';
 
 export type PausedFor = 'unauthorized' | 'no_key' | 'not_configured';
 
@@ -16,8 +16,7 @@ export const RETRY_MAX_MS = 5 * 60_000;
 
 /** Codes after which the request may have reached the service without the app hearing back. */
 export const UNKNOWN_OUTCOME_CODES: ReadonlySet<string> = new Set([
-  'offline',
-  'timeout',
+  ...UNREACHABLE_CODES,
   'server_error',
   'bad_response',
   'cancelled',

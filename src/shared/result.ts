@@ -26,6 +26,13 @@ export const APP_ERROR_CODES = [
 ] as const;
 export type AppErrorCode = (typeof APP_ERROR_CODES)[number];
 
+/**
+ * The codes that mean the service could not be reached: no connection (`offline`) or no answer
+ * in time (`timeout`). The one list the core's connectivity tracking, the renderer's fallbacks
+ * to saved data and the sync engine's "outcome unknown" rule all read.
+ */
+export const UNREACHABLE_CODES: ReadonlySet<string> = new Set<AppErrorCode>(['offline', 'timeout']);
+
 export const AppError = z.object({
   code: z.string().min(1),
   message: z.string(),

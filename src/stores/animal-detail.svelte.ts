@@ -5,7 +5,7 @@
 import { liveQuery, type Subscription } from 'dexie';
 import { LIMIT_MAX } from '../shared/animal';
 import type { AdoptionApi } from '../shared/client';
-import type { AppError } from '../shared/result';
+import { UNREACHABLE_CODES, type AppError } from '../shared/result';
 import type { AnimalCache } from '../data/animal-cache';
 import type { CachedAnimal, ProfileDb } from '../data/db';
 
@@ -60,7 +60,7 @@ export class AnimalDetailStore {
     this.error = result.error;
     if (result.error.code === 'gone') return this.#fromList();
     if (result.error.code === 'not_found') this.refresh = 'not_found';
-    else if (result.error.code === 'offline' || result.error.code === 'timeout') this.refresh = 'offline';
+    else if (UNREACHABLE_CODES.has(result.error.code)) this.refresh = 'offline';
     else this.refresh = 'error';
   }
 

@@ -14,7 +14,7 @@
 import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN, PET_STATUSES, type PetStatus } from '../shared/animal';
 import type { AdoptionApi } from '../shared/client';
 import { collapseDuplicateIds } from '../shared/duplicate-ids';
-import type { AppError } from '../shared/result';
+import { UNREACHABLE_CODES, type AppError } from '../shared/result';
 import type { AnimalCache } from '../data/animal-cache';
 import type { CachedAnimal } from '../data/db';
 import type { OutboxEntry } from '../data/outbox-records';
@@ -34,7 +34,6 @@ export interface ListOutbox {
 }
 
 const NO_OUTBOX: ListOutbox = { listed: [], sentAnimals: [] };
-const UNREACHABLE = new Set(['offline', 'timeout']);
 const KEY_CODES = new Set(['no_key', 'unauthorized']);
 
 export class AnimalListStore {
@@ -177,7 +176,7 @@ export class AnimalListStore {
       this.state = 'loaded';
       return;
     }
-    if (!cached && UNREACHABLE.has(result.error.code)) await this.#fromSaved(request, query);
+    if (!cached && UNREACHABLE_CODES.has(result.error.code)) await this.#fromSaved(request, query);
     if (request !== this.#request) return;
     this.error = result.error;
     this.state = this.source === 'none' ? 'error' : 'loaded';
