@@ -7,10 +7,12 @@
  */
 import type { AppError } from '../../src/shared/result';
 import type { Clock } from '../../src/shared/clock';
+import { BodyTooLarge, readCapped } from './capped-body';
 
 export const HEADERS_TIMEOUT_MS = 15_000;
 export const TOTAL_TIMEOUT_MS = 30_000;
-export const MAX_BODY_BYTES = 5 * 1024 * 1024;
+/** The largest response body read; a larger one is `bad_response`. */
+export const MAX_RESPONSE_BODY_BYTES = 5 * 1024 * 1024;
 const MAX_REDIRECTS = 3;
 
 export interface HttpRequest {
@@ -56,8 +58,6 @@ export const MESSAGES = {
 
 type AbortCause = 'timeout' | 'cancelled' | null;
 
-class BodyTooLarge extends Error {}
-
 /** Sends one request and reads its body, never throwing. */
 export async function sendHttp(request: HttpRequest, options: HttpOptions): Promise<HttpExchange> {
   const { clock } = options;
@@ -84,7 +84,12 @@ export async function sendHttp(request: HttpRequest, options: HttpOptions): Prom
       await received.body?.cancel().catch(() => undefined);
       return failure('bad_response', MESSAGES.redirect, received);
     }
-    const text = await readCapped(received, options.maxBodyBytes ?? MAX_BODY_BYTES, controller.signal);
+    const maxBytes = options.maxBodyBytes ?? MAX_RESPONSE_BODY_BYTES;
+    if (Number(received.headers.get('Content-Length')) > maxBytes) {
+      await received.body?.cancel().catch(() => undefined);
+      throw new BodyTooLarge(maxBytes);
+    }
+    const text = await readCapped(received.body, maxBytes, { signal: controller.signal });
     return { kind: 'response', response: { status: received.status, headers: received.headers, text } };
   } catch (error) {
     if (error instanceof BodyTooLarge) return failure('bad_response', MESSAGES.tooLarge, received);
@@ -193,35 +198,4 @@ async function fetchFollowingSameOrigin(
     }
     url = next;
   }
-}
-
-/** Reads the body as UTF-8, giving up as soon as it passes `maxBytes`. */
-async function readCapped(response: Response, maxBytes: number, signal: AbortSignal): Promise<string> {
-  const declared = Number(response.headers.get('Content-Length'));
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    await response.body?.cancel().catch(() => undefined);
-    throw new BodyTooLarge();
-  }
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const onAbort = (): void => void reader.cancel().catch(() => undefined);
-  signal.addEventListener('abort', onAbort, { once: true });
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (signal.aborted) throw new Error('aborted while reading the body');
-      if (done) break;
-      size += value.byteLength;
-      if (size > maxBytes) {
-        await reader.cancel().catch(() => undefined);
-        throw new BodyTooLarge();
-      }
-      chunks.push(value);
-    }
-  } finally {
-    signal.removeEventListener('abort', onAbort);
-  }
-  return new TextDecoder('utf-8').decode(Buffer.concat(chunks));
 }

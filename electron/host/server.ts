@@ -11,8 +11,10 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
 import { resolve } from 'node:path';
 import { err, type Result } from '../../src/shared/result';
+import { BodyTooLarge, readCapped } from '../core/capped-body';
 import type { Router } from '../core/router';
 import { createEventStreams, type EventSourceLike } from './event-stream';
 import { howToOpenPage, LaunchSessions } from './launch-session';
@@ -20,7 +22,8 @@ import { checkOrigin, ownHosts } from './request-guard';
 import { SECURITY_HEADERS, sendHtml, sendPlain, serveStatic } from './static-files';
 import { BRIDGE_PREFIX, EVENTS_PATH, LAUNCH_PARAM } from '../../src/shared/host-protocol';
 
-export const MAX_BODY_BYTES = 1024 * 1024;
+/** The largest request body the host reads (a channel's JSON input). */
+export const MAX_REQUEST_BODY_BYTES = 1024 * 1024;
 
 export interface BrowserHostOptions {
   router: Router;
@@ -45,25 +48,6 @@ export interface BrowserHost {
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
-
-class BodyTooLarge extends Error {}
-
-/** Reads the body; past 1 MiB it keeps draining (so the 413 reaches the client) and rejects. */
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolveBody, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    request.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
-    });
-    request.on('end', () => {
-      if (size > MAX_BODY_BYTES) reject(new BodyTooLarge());
-      else resolveBody(Buffer.concat(chunks).toString('utf8'));
-    });
-    request.on('error', reject);
-  });
-}
 
 function sendJson(response: ServerResponse, status: number, body: Result<unknown>): void {
   const text = JSON.stringify(body);
@@ -101,14 +85,17 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   async function bridge(channel: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
     const type = request.headers['content-type'] ?? '';
     if (!/^application\/json\b/i.test(type)) return sendPlain(response, 415, 'The body must be application/json');
-    if (Number(request.headers['content-length'] ?? 0) > MAX_BODY_BYTES) {
+    if (Number(request.headers['content-length'] ?? 0) > MAX_REQUEST_BODY_BYTES) {
       response.setHeader('Connection', 'close');
       request.resume();
       return sendPlain(response, 413, 'The request body is larger than 1 MiB');
     }
     let text: string;
     try {
-      text = await readBody(request);
+      // Past the limit it reads on to the end, so that the 413 reaches the client.
+      text = await readCapped(Readable.toWeb(request), MAX_REQUEST_BODY_BYTES, {
+        drain: true,
+      });
     } catch (error) {
       if (error instanceof BodyTooLarge) return sendPlain(response, 413, 'The request body is larger than 1 MiB');
       throw error;

@@ -167,6 +167,13 @@ describe('browser host', () => {
       body: `"${'x'.repeat(1024 * 1024 + 10)}"`,
     });
     expect(huge.status).toBe(413);
+    // Without a Content-Length the limit is found while reading the body: still a 413.
+    const streamed = await send(host, '/bridge/hasKey', {
+      method: 'POST',
+      headers: { ...headers, 'Transfer-Encoding': 'chunked' },
+      body: `"${'x'.repeat(1024 * 1024 + 10)}"`,
+    });
+    expect(streamed.status).toBe(413);
     const form = await send(host, '/bridge/hasKey', {
       method: 'POST',
       headers: { ...headers, 'Content-Type': 'text/plain' },
