@@ -93,7 +93,8 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     let text: string;
     try {
       // Past the limit it reads on to the end, so that the 413 reaches the client.
-      text = await readCapped(Readable.toWeb(request), MAX_REQUEST_BODY_BYTES, {
+      // The cast: Node's typings of web streams and the DOM's differ; at run time both are WHATWG streams.
+      text = await readCapped(Readable.toWeb(request) as ReadableStream<Uint8Array>, MAX_REQUEST_BODY_BYTES, {
         drain: true,
       });
     } catch (error) {
