@@ -15,8 +15,4 @@ export class DiagnosticsLog {
   entries(): DiagnosticEntry[] {
     return [...this.items];
   }
-
-  clear(): void {
-    this.items.length = 0;
-  }
 }

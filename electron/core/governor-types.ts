@@ -13,8 +13,6 @@ export interface AttemptReport<T> {
   outcome: AttemptOutcome;
   /** Response headers; null when no response came. */
   headers: HeaderSource | null;
-  /** For `banned`: the end of the ban (local epoch ms) when the body gave one. */
-  bannedUntil?: number | null;
 }
 
 export interface ScheduleOptions {

@@ -103,12 +103,6 @@ export class RateLimitGovernor {
     });
   }
 
-  /** Learns from a response outside `schedule` (e.g. one seen by another path). */
-  observe(headers: HeaderSource): void {
-    this.learn(headers, this.clock.now());
-    this.pump();
-  }
-
   snapshot(): GovernorSnapshot {
     const now = this.clock.now();
     const paused = this.pausedUntil !== null && this.pausedUntil > now;
@@ -219,7 +213,7 @@ export class RateLimitGovernor {
       this.apply(this.gate.pauseAfterRefusal(report.headers, now, this.consecutive429, this.resetMarginMs));
       if (canRetry) retryAt = now;
     } else if (report.outcome === 'banned') {
-      this.apply(pauseForBan(report.headers, report.bannedUntil ?? null, now, skewMs));
+      this.apply(pauseForBan(report.headers, now, skewMs));
     } else {
       if (report.outcome === 'ok' || report.outcome === 'final') {
         this.consecutive429 = 0;

@@ -5,7 +5,7 @@
  */
 import type { PauseReason } from '../../src/shared/rate-limit';
 import { fullJitterDelay } from './backoff';
-import { MAX_WAIT_MS, readRetryAfter, type HeaderSource } from './rate-limit-headers';
+import { readRetryAfter, type HeaderSource } from './rate-limit-headers';
 
 export const MIN_429_WAIT_MS = 1000;
 /** A reset further away than this with nothing remaining is the daily quota. */
@@ -62,17 +62,11 @@ export function pauseAfter429(
   return { until: Math.max(floor, now + fallback.waitMs), reason: fallback.reason, notices };
 }
 
-/** A ban: until Retry-After, else the end the body gave, else an hour. */
-export function pauseForBan(
-  headers: HeaderSource | null,
-  bannedUntil: number | null,
-  now: number,
-  skewMs: number,
-): Pause {
+/** A ban: until Retry-After, else an hour. */
+export function pauseForBan(headers: HeaderSource | null, now: number, skewMs: number): Pause {
   const retryAfter = readRetryAfter(headers?.get('Retry-After') ?? null, now, skewMs);
   let until = now + DEFAULT_BAN_MS;
   if (retryAfter.kind === 'wait') until = now + retryAfter.waitMs;
-  else if (bannedUntil !== null) until = Math.min(bannedUntil, now + MAX_WAIT_MS);
   return { until: Math.max(until, now + MIN_429_WAIT_MS), reason: 'banned', notices: [BAN_NOTICE] };
 }
 

@@ -42,17 +42,6 @@ export function parseHttpDate(value: string): number | null {
   return null;
 }
 
-/**
- * Server clock minus local clock in ms, from the `Date` header of a response received at
- * `receivedAt`. `Date` is truncated to the second and made before the response travelled,
- * so this is a lower bound of the true skew: the larger of several estimates is the better.
- */
-export function estimateSkew(dateHeader: string | null, receivedAt: number): number | null {
-  if (dateHeader === null) return null;
-  const serverMs = parseHttpDate(dateHeader);
-  return serverMs === null ? null : serverMs - receivedAt;
-}
-
 function readCount(headers: HeaderSource, name: string, notices: string[]): number | null {
   const raw = headers.get(name);
   if (raw === null) return null;

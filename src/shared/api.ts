@@ -148,7 +148,6 @@ export type DesktopInput<C extends DesktopChannel> = z.input<DesktopApi[C]['inpu
 export type DesktopArgs<C extends DesktopChannel> = z.output<DesktopApi[C]['input']>;
 export type DesktopOutput<C extends DesktopChannel> = z.output<DesktopApi[C]['output']>;
 export const DESKTOP_CHANNELS = Object.keys(desktopApi) as DesktopChannel[];
-export const EVENT_NAMES = Object.keys(events) as EventName[];
 
 /** The IPC channel name of an API channel or event (one prefix, one place). */
 export const ipcName = (name: Channel | DesktopChannel | EventName): string => `adoption:${name}`;

@@ -11,7 +11,6 @@ export interface Reply {
   status: number | null;
   headers?: Record<string, string>;
   outcome?: AttemptOutcome;
-  bannedUntil?: number;
 }
 
 export interface Sent {
@@ -69,7 +68,6 @@ export class GovernedService {
           value: `${label}:${reply.status ?? 'network'}`,
           outcome: reply.outcome ?? outcomeOf(reply.status),
           headers: reply.status === null ? null : new Headers(this.headersOf(reply)),
-          bannedUntil: reply.bannedUntil ?? null,
         };
         return report;
       },

@@ -133,14 +133,6 @@ describe('RateLimitGovernor waits', () => {
     await expect(later).resolves.toBe('b:200');
   });
 
-  it('uses the ban end from the body when no Retry-After is given', async () => {
-    const { clock, governor, service } = setup((i, _l, c) =>
-      i === 0 ? { status: 429, outcome: 'banned', bannedUntil: c.now() + 120_000 } : okWith(),
-    );
-    await service.call('read', 'a');
-    expect(governor.snapshot().pausedUntil).toBe(clock.now() + 120_000);
-  });
-
   it('reports the daily quota used up when the reset is more than an hour away', async () => {
     const fiveHours = 5 * 3600_000;
     const { clock, governor, service } = setup((_i, _l, c) => okWith(rateHeaders(c.now(), 1000, 0, fiveHours)));

@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { backoffCeiling, fullJitterDelay } from '../../../electron/core/backoff';
 import { DiagnosticsLog } from '../../../electron/core/diagnostics-log';
-import {
-  estimateSkew,
-  MAX_WAIT_MS,
-  parseHttpDate,
-  readRateLimit,
-  readRetryAfter,
-} from '../../../electron/core/rate-limit-headers';
+import { MAX_WAIT_MS, parseHttpDate, readRateLimit, readRetryAfter } from '../../../electron/core/rate-limit-headers';
 import { buildUrl } from '../../../electron/core/url-join';
 import type { DiagnosticEntry } from '../../../src/shared/diagnostics';
 
@@ -58,14 +52,12 @@ describe('rate-limit headers', () => {
     expect(readRetryAfter('tomorrow', NOW, 0)).toMatchObject({ kind: 'unreadable' });
   });
 
-  it('parses the three HTTP-date forms and estimates skew from Date as a lower bound', () => {
+  it('parses the three HTTP-date forms', () => {
     const ms = Date.UTC(1994, 10, 6, 8, 49, 37);
     expect(parseHttpDate('Sun, 06 Nov 1994 08:49:37 GMT')).toBe(ms);
     expect(parseHttpDate('Sunday, 06-Nov-94 08:49:37 GMT')).toBe(ms);
     expect(parseHttpDate('Sun Nov  6 08:49:37 1994')).toBe(ms);
     expect(parseHttpDate('2030-01-01')).toBeNull();
-    expect(estimateSkew(new Date(NOW + 3_600_000).toUTCString(), NOW + 400)).toBe(3_600_000 - 400);
-    expect(estimateSkew(null, NOW)).toBeNull();
   });
 });
 
