@@ -107,9 +107,20 @@ describe('AppStores start-up', () => {
     const never = uniqueProfileId();
     localStorage.setItem(ACTIVE_PROFILE_KEY, never);
     const { stores, answer } = app();
+    // The start looks for the database once; the test waits for that look, not for a time.
+    const getNames = Dexie.getDatabaseNames.bind(Dexie);
+    const looked = new Promise<string[]>((resolve) => {
+      vi.spyOn(Dexie, 'getDatabaseNames').mockImplementation(async () => {
+        const names = await getNames();
+        resolve(names);
+        return names;
+      });
+    });
 
     const started = stores.start();
-    await new Promise((done) => setTimeout(done, 20));
+    expect(await looked).not.toContain(`adoption-desk.${never}`);
+    // What the start does with the answer is promise continuations only: one task turn runs them all.
+    await new Promise((done) => setImmediate(done));
     expect(stores.profiles.shownId).toBeNull();
     answer(ok({ profiles: [], notice: null }));
     await started;
