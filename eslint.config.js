@@ -1,11 +1,16 @@
-// Lint rules, including the layer boundaries: what runs where may import only what exists there.
+// Lint rules, including the layer boundaries (docs/architecture.md, Layers): what runs where may
+// import only what exists there. test/lint/boundaries.test.ts lints a forbidden import in each layer.
+import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import globals from 'globals';
 import svelte from 'eslint-plugin-svelte';
 import tseslint from 'typescript-eslint';
 import svelteConfig from './svelte.config.js';
 
-const NODE_BUILTINS = { group: ['node:*'], message: 'The renderer runs in a browser: no Node built-ins.' };
+const NODE_BUILTINS = {
+  group: ['node:*', ...builtinModules, ...builtinModules.map((name) => `${name}/*`)],
+  message: 'The renderer runs in a browser: no Node built-ins.',
+};
 const ELECTRON = {
   name: 'electron',
   message: 'Only electron/main and electron/preload may import electron (keep logic Electron-free).',
@@ -15,9 +20,33 @@ const DOM_ONLY = {
   message: 'Shared and core code runs in plain Node: no DOM-only modules.',
 };
 const RENDERER = {
-  group: ['**/src/lib/*', '**/src/components/*', '**/src/stores/*', '**/App.svelte'],
-  message: 'The core must not reach into the renderer.',
+  group: ['**/src/lib/*', '**/src/data/*', '**/src/components/*', '**/src/stores/*', '**/App.svelte'],
+  message: 'Only the renderer may import the renderer: the rest shares src/shared with it.',
 };
+/** The app's Electron-side code, by relative path (`../../electron/core/…`). */
+const ELECTRON_CODE = {
+  regex: '^(\\.\\.?/)+electron/',
+  message: 'The renderer reaches the core only through the app API (src/shared/api.ts), never by importing electron/.',
+};
+const UI = {
+  group: ['**/stores/*', '**/components/*', '**/App.svelte'],
+  message: 'src/data is below the stores and components: they call it, never the other way.',
+};
+/**
+ * A sandboxed preload's `require` loads only `electron` and the Node modules events, timers
+ * and url (https://electronjs.org/docs/latest/tutorial/tutorial-preload, "Available API");
+ * what it needs beyond electron is bundled in from src/shared.
+ */
+const PRELOAD_ONLY = [
+  {
+    regex: '^(?!electron$)[^./]',
+    message: 'The preload imports only electron and src/shared (a sandboxed preload loads no packages).',
+  },
+  {
+    regex: '^\\.\\./(?!\\.\\./src/shared/)',
+    message: 'The preload imports only electron and src/shared (thin wiring: no core, host, main or renderer).',
+  },
+];
 
 export default tseslint.config(
   { ignores: ['out/', 'dist/', 'node_modules/', 'test-results/', 'playwright-report/', 'test/bench/results/'] },
@@ -42,15 +71,29 @@ export default tseslint.config(
     files: ['src/**/*.ts', 'src/**/*.svelte'],
     ignores: ['src/shared/**'],
     languageOptions: { globals: { ...globals.browser } },
-    rules: { 'no-restricted-imports': ['error', { paths: [ELECTRON], patterns: [NODE_BUILTINS] }] },
+    rules: { 'no-restricted-imports': ['error', { paths: [ELECTRON], patterns: [NODE_BUILTINS, ELECTRON_CODE] }] },
+  },
+  {
+    files: ['src/data/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [ELECTRON], patterns: [NODE_BUILTINS, ELECTRON_CODE, UI] }] },
   },
   {
     files: ['src/shared/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [ELECTRON], patterns: [NODE_BUILTINS, DOM_ONLY] }] },
+    rules: {
+      'no-restricted-imports': ['error', { paths: [ELECTRON], patterns: [NODE_BUILTINS, DOM_ONLY, ELECTRON_CODE] }],
+    },
   },
   {
     files: ['electron/core/**/*.ts', 'electron/host/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: [ELECTRON], patterns: [DOM_ONLY, RENDERER] }] },
+  },
+  {
+    files: ['electron/main/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [DOM_ONLY, RENDERER] }] },
+  },
+  {
+    files: ['electron/preload/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: PRELOAD_ONLY }] },
   },
   {
     files: ['test/**/*.ts'],
