@@ -17,14 +17,14 @@ import { GovernorStore } from './governor.svelte';
 import { KeysStore } from './keys.svelte';
 import { ProfileSession } from './profile-session.svelte';
 import { ProfilesStore } from './profiles.svelte';
-import { RouterStore } from './router.svelte';
+import { NavigationStore } from './navigation.svelte';
 import type { SyncDriver } from './sync-driver';
 
 export { ProfileSession };
 
 export class AppStores {
   readonly clock = new ClockStore();
-  readonly router: RouterStore;
+  readonly navigation: NavigationStore;
   readonly profiles: ProfilesStore;
   readonly connectivity: ConnectivityStore;
   readonly governor: GovernorStore;
@@ -43,7 +43,7 @@ export class AppStores {
     readonly sync: SyncDriver,
     win: Window = window,
   ) {
-    this.router = new RouterStore(win);
+    this.navigation = new NavigationStore(win);
     this.profiles = new ProfilesStore(api, win.localStorage);
     this.connectivity = new ConnectivityStore(api);
     this.governor = new GovernorStore(api, this.clock);
@@ -160,7 +160,7 @@ export class AppStores {
     this.#offProfiles?.();
     this.#offProfiles = null;
     this.clock.stop();
-    this.router.destroy();
+    this.navigation.destroy();
     this.profiles.destroy();
     this.connectivity.destroy();
     this.keys.destroy();

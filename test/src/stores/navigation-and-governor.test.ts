@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { GovernorSnapshot } from '../../../src/shared/rate-limit';
 import { ClockStore, formatDuration } from '../../../src/stores/clock.svelte';
 import { GovernorStore } from '../../../src/stores/governor.svelte';
-import { parseHash } from '../../../src/stores/router.svelte';
+import { parseHash } from '../../../src/stores/navigation.svelte';
 import { fakeAdoptionApi } from '../fake-adoption-api';
 
 describe('parseHash', () => {

@@ -1,4 +1,8 @@
-/** Hash routes of the app: `#/animals`, `#/animals/new`, `#/animals/<id>`, `#/saved`, … */
+/**
+ * Which screen is shown: the hash routes of the app (`#/animals`, `#/animals/new`, `#/animals/<id>`,
+ * `#/saved`, …). Named "navigation" so as not to be confused with the core's `Router`
+ * (electron/core/router.ts), which dispatches the app API's channels.
+ */
 import { isInt64String } from '../shared/int64';
 
 export type Route =
@@ -41,7 +45,7 @@ export function parseHash(hash: string): Route {
   return { name: 'not_found', hash };
 }
 
-export class RouterStore {
+export class NavigationStore {
   route = $state<Route>({ name: 'animals' });
   readonly #win: Window;
   readonly #onHashChange = () => {
