@@ -1,14 +1,14 @@
 /**
  * Start-up in steps, each evaluated in a task of its own so none is a long task (> 50 ms),
  * with the data first:
- * 1. this entry and the contract (bridge, zod schemas);
+ * 1. this entry and the contract (transport, zod schemas);
  * 2. the stores and the data layer (`import()`): the stores are created and started, which
  *    asks for the profile list and opens the remembered profile's database, while
  * 3. the components (`import()`) are evaluated and mounted.
  * The chunks of steps 2 and 3 are fetched along with the entry (modulepreload links added by
  * electron.vite.config.ts), so the steps cost no extra round trip.
  */
-import { getAdoption } from './lib/bridge';
+import { getAdoption } from './lib/transport';
 import './app.css';
 
 const target = document.getElementById('app');

@@ -2,7 +2,7 @@
  * Who may use the browser host: whoever opened one of its one-time launch URLs (as Jupyter
  * does). The host prints `http://127.0.0.1:PORT/?launch=<secret>`; the first load trades the
  * secret for a session cookie (`HttpOnly; SameSite=Strict`, host-only, named after the
- * port), and only that session may load the app, call the bridge or open the event stream.
+ * port), and only that session may load the app, call the app API or open the event stream.
  * Nothing a local process can fetch without the secret carries a token. Secrets and
  * session ids are 32 random bytes; only their SHA-256 is kept, so lookups leak no timing
  * about the real values.

@@ -3,7 +3,7 @@
  * 127.0.0.1, so the whole app runs in a plain browser. Protocol (src/shared/host-protocol.ts):
  * - `GET /?launch=<secret>` (a one-time launch URL, `createLaunchUrl`) sets the session
  *   cookie and redirects to the clean URL (launch-session.ts);
- * - with that session: `GET /…` serves `out/renderer`; `POST /bridge/<channel>` with a JSON
+ * - with that session: `GET /…` serves `out/renderer`; `POST /api/<channel>` with a JSON
  *   body (≤ 1 MiB) answers the result envelope as JSON, status 200 even for error results;
  *   `GET /events` streams the core's events (Server-Sent Events).
  * Every request with a foreign `Host` or `Origin` gets 403, as does one without the session
@@ -20,7 +20,7 @@ import { createEventStreams, type EventSourceLike } from './event-stream';
 import { howToOpenPage, LaunchSessions } from './launch-session';
 import { checkOrigin, ownHosts } from './request-guard';
 import { SECURITY_HEADERS, sendHtml, sendPlain, serveStatic } from './static-files';
-import { BRIDGE_PREFIX, EVENTS_PATH, LAUNCH_PARAM } from '../../src/shared/host-protocol';
+import { API_PREFIX, EVENTS_PATH, LAUNCH_PARAM } from '../../src/shared/host-protocol';
 
 /** The largest request body the host reads (a channel's JSON input). */
 export const MAX_REQUEST_BODY_BYTES = 1024 * 1024;
@@ -82,7 +82,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     response.end();
   }
 
-  async function bridge(channel: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  async function call(channel: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
     const type = request.headers['content-type'] ?? '';
     if (!/^application\/json\b/i.test(type)) return sendPlain(response, 415, 'The body must be application/json');
     if (Number(request.headers['content-length'] ?? 0) > MAX_REQUEST_BODY_BYTES) {
@@ -120,17 +120,17 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     if (!sessions.hasSession(request)) {
       return isGet ? sendHtml(response, 403, howToOpenPage()) : sendPlain(response, 403, 'Forbidden: no session');
     }
-    const channel = url.pathname.startsWith(BRIDGE_PREFIX) ? url.pathname.slice(BRIDGE_PREFIX.length) : '';
+    const channel = url.pathname.startsWith(API_PREFIX) ? url.pathname.slice(API_PREFIX.length) : '';
     if (channel && !channel.includes('/')) {
       if (method !== 'POST') return sendPlain(response, 405, 'Use POST');
       // channel names are plain identifiers: an encoded segment is simply an unknown channel
-      return bridge(channel, request, response);
+      return call(channel, request, response);
     }
     if (url.pathname === EVENTS_PATH) {
       if (method !== 'GET') return sendPlain(response, 405, 'Use GET');
       return streams.open(request, response);
     }
-    if (url.pathname.startsWith('/bridge')) return sendPlain(response, 404, 'Not found');
+    if (`${url.pathname}/`.startsWith(API_PREFIX)) return sendPlain(response, 404, 'Not found');
     if (!isGet) return sendPlain(response, 405, 'Use GET');
     return serveStatic(rendererDir, url.pathname, response, method === 'HEAD');
   }

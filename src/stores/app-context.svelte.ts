@@ -57,7 +57,7 @@ export class AppStores {
 
   /**
    * Starts the stores, once (main.ts starts them before the screens are loaded, App again on
-   * mount). The profile list comes over the bridge; meanwhile the profile remembered from the
+   * mount). The profile list comes through the app API; meanwhile the profile remembered from the
    * last run is assumed when its database is on this computer, and its session opened, so its
    * saved data shows without waiting for the list. Should the list not have that profile, the
    * list's pick is shown instead and the assumed session is dropped.

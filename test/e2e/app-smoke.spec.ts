@@ -17,7 +17,7 @@ test('the app starts on the Local demo profile and shows its animals', async ({ 
   expect(app.consoleErrors).toEqual([]);
 });
 
-test('the page holds no token: the bridge answers its session cookie only, which scripts cannot read', async ({
+test('the page holds no token: the host API answers its session cookie only, which scripts cannot read', async ({
   app,
   browser,
 }) => {
@@ -28,7 +28,7 @@ test('the page holds no token: the bridge answers its session cookie only, which
   expect(await page.evaluate(() => document.cookie)).toBe('');
   const statuses = await page.evaluate(async () => {
     const call = (credentials: RequestCredentials) =>
-      fetch('/bridge/listProfiles', {
+      fetch('/api/listProfiles', {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
         body: '{}',

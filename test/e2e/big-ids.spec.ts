@@ -1,4 +1,4 @@
-// ids above 2^53 stay exact end to end: service → core → bridge → screen and IndexedDB.
+// ids above 2^53 stay exact end to end: service → core → host API → screen and IndexedDB.
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { addAnimal, creations, expectListLoaded } from './renderer-helpers';

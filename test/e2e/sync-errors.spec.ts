@@ -3,8 +3,8 @@ import { addAnimal, creations, expectListLoaded, expectNoAxeViolations } from '.
 
 test('an entry the service refuses (400) needs attention and does not block the next ones', async ({ app }) => {
   const { page, service } = app;
-  // The app validates exactly as the service does, so the refusal is staged at the bridge.
-  await page.route('**/bridge/createPet', async (route) => {
+  // The app validates exactly as the service does, so the refusal is staged at the host's API.
+  await page.route('**/api/createPet', async (route) => {
     const body = route.request().postDataJSON() as { pet: { name: string } };
     if (body.pet.name !== 'Refused') return route.continue();
     return route.fulfill({
@@ -34,10 +34,10 @@ test('an entry the service refuses (400) needs attention and does not block the 
 
 test('a discarded entry is never sent, while the next one is', async ({ app }) => {
   const { page, service } = app;
-  // Only Ghost's first try is refused (at the bridge, so it never reaches the service); after
+  // Only Ghost's first try is refused (at the host's API, so it never reaches the service); after
   // that the service accepts everything: had Ghost stayed in the queue, it could be sent.
   let ghostTries = 0;
-  await page.route('**/bridge/createPet', async (route) => {
+  await page.route('**/api/createPet', async (route) => {
     const body = route.request().postDataJSON() as { pet: { name: string } };
     if (body.pet.name !== 'Ghost' || ++ghostTries > 1) return route.continue();
     return route.fulfill({

@@ -113,7 +113,7 @@ export async function runCrashScenario(
     // Hold the first send until all 50 are queued, so the crash falls inside one drain of 50.
     let openGate = () => undefined as void;
     const gate = new Promise<void>((resolve) => (openGate = resolve));
-    const held = '**/bridge/createPet';
+    const held = '**/api/createPet';
     await page.route(held, async (route) => {
       await gate;
       await route.continue().catch(() => undefined); // the browser may be gone by now

@@ -11,8 +11,8 @@ import { openSession, send } from './host-http';
 
 const own = (host: BrowserHost) => `127.0.0.1:${host.port}`;
 let session = '';
-const bridgeCall = (host: BrowserHost, channel: string, body: unknown, headers: Record<string, string> = {}) =>
-  send(host, `/bridge/${channel}`, {
+const apiCall = (host: BrowserHost, channel: string, body: unknown, headers: Record<string, string> = {}) =>
+  send(host, `/api/${channel}`, {
     method: 'POST',
     headers: {
       'Content-Type': 'application/json',
@@ -107,16 +107,16 @@ describe('browser host', () => {
     expect(host.url).toBe(`http://127.0.0.1:${host.port}/`);
   });
 
-  it('answers a bridge call with the router result envelope', async () => {
-    const reply = await bridgeCall(host, 'hasKey', { profileId: 'local' });
+  it('answers an API call with the router result envelope', async () => {
+    const reply = await apiCall(host, 'hasKey', { profileId: 'local' });
     expect(reply.status).toBe(200);
     expect(reply.headers['content-type']).toMatch(/^application\/json/);
     expect(JSON.parse(reply.body)).toEqual({ ok: true, data: { echoed: 'hasKey' } });
     expect(calls).toEqual([['hasKey', { profileId: 'local' }]]);
   });
 
-  it('refuses a bridge call without the session', async () => {
-    const reply = await send(host, '/bridge/hasKey', {
+  it('refuses an API call without the session', async () => {
+    const reply = await send(host, '/api/hasKey', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: '{}',
@@ -125,16 +125,16 @@ describe('browser host', () => {
     expect(calls).toEqual([]);
   });
 
-  it('refuses a bridge call with a foreign Origin, even with the session', async () => {
+  it('refuses an API call with a foreign Origin, even with the session', async () => {
     for (const origin of ['http://evil.example', `http://${own(host)}.evil.example`, `https://${own(host)}`, 'null']) {
-      expect((await bridgeCall(host, 'hasKey', {}, { Origin: origin })).status).toBe(403);
+      expect((await apiCall(host, 'hasKey', {}, { Origin: origin })).status).toBe(403);
     }
     expect(calls).toEqual([]);
   });
 
   it('refuses any request with a foreign Host (DNS rebinding), even the page itself', async () => {
     for (const hostHeader of ['evil.example', `evil.example:${host.port}`, '127.0.0.1:1']) {
-      expect((await bridgeCall(host, 'hasKey', {}, { Host: hostHeader })).status).toBe(403);
+      expect((await apiCall(host, 'hasKey', {}, { Host: hostHeader })).status).toBe(403);
       const page = await send(host, '/', { headers: { Host: hostHeader, Cookie: session } });
       expect(page.status).toBe(403);
     }
@@ -142,7 +142,7 @@ describe('browser host', () => {
   });
 
   it('accepts localhost:<port> as its own host', async () => {
-    const reply = await bridgeCall(
+    const reply = await apiCall(
       host,
       'hasKey',
       {},
@@ -158,23 +158,23 @@ describe('browser host', () => {
 
   it('answers bad JSON with an invalid_request envelope, a huge body with 413, a wrong type with 415', async () => {
     const headers = { 'Content-Type': 'application/json', Cookie: session };
-    const bad = await send(host, '/bridge/hasKey', { method: 'POST', headers, body: '{nope' });
+    const bad = await send(host, '/api/hasKey', { method: 'POST', headers, body: '{nope' });
     expect(bad.status).toBe(200);
     expect(JSON.parse(bad.body)).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
-    const huge = await send(host, '/bridge/hasKey', {
+    const huge = await send(host, '/api/hasKey', {
       method: 'POST',
       headers,
       body: `"${'x'.repeat(1024 * 1024 + 10)}"`,
     });
     expect(huge.status).toBe(413);
     // Without a Content-Length the limit is found while reading the body: still a 413.
-    const streamed = await send(host, '/bridge/hasKey', {
+    const streamed = await send(host, '/api/hasKey', {
       method: 'POST',
       headers: { ...headers, 'Transfer-Encoding': 'chunked' },
       body: `"${'x'.repeat(1024 * 1024 + 10)}"`,
     });
     expect(streamed.status).toBe(413);
-    const form = await send(host, '/bridge/hasKey', {
+    const form = await send(host, '/api/hasKey', {
       method: 'POST',
       headers: { ...headers, 'Content-Type': 'text/plain' },
       body: '{}',
@@ -183,11 +183,11 @@ describe('browser host', () => {
     expect(calls).toEqual([]);
   });
 
-  it('answers 404 for unknown paths and 405 for a GET on the bridge', async () => {
+  it('answers 404 for unknown paths and 405 for a GET on the API', async () => {
     const headers = { Cookie: session };
     expect((await send(host, '/nothing-here.js', { headers })).status).toBe(404);
-    expect((await send(host, '/bridge/x/y', { method: 'POST', headers })).status).toBe(404);
-    expect((await send(host, '/bridge/hasKey', { headers })).status).toBe(405);
+    expect((await send(host, '/api/x/y', { method: 'POST', headers })).status).toBe(404);
+    expect((await send(host, '/api/hasKey', { headers })).status).toBe(405);
   });
 
   it('answers a missing favicon with 204 rather than 404 (browsers ask for it on their own)', async () => {

@@ -2,7 +2,7 @@
  * The browser host is locked to whoever holds its one-time launch URL (issue 12, finding 2):
  * `GET /` without the launch secret, or with a used one, is refused with a page that says
  * how to open the app; the first load trades the secret for an HttpOnly, SameSite=Strict
- * session cookie; the bridge and the event stream accept only that session. No page, header
+ * session cookie; the app API and the event stream accept only that session. No page, header
  * or answer carries a token another local process could read.
  */
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,8 +20,8 @@ describe('browser host launch and session', () => {
   let calls: string[];
   let host: BrowserHost;
   const own = () => `127.0.0.1:${host.port}`;
-  const bridge = (cookie: string | null, headers: Record<string, string> = {}) =>
-    send(host, '/bridge/hasKey', {
+  const apiCall = (cookie: string | null, headers: Record<string, string> = {}) =>
+    send(host, '/api/hasKey', {
       method: 'POST',
       headers: {
         'Content-Type': 'application/json',
@@ -99,14 +99,14 @@ describe('browser host launch and session', () => {
     expect((await send(host, '/assets/app.js', { headers: { Cookie: session } })).status).toBe(200);
   });
 
-  it('serves the bridge and the event stream to the session only', async () => {
+  it('serves the app API and the event stream to the session only', async () => {
     const session = await openSession(host);
-    expect((await bridge(null)).status).toBe(403);
-    expect((await bridge(`adoption-desk-session-${host.port}=${'x'.repeat(43)}`)).status).toBe(403);
-    expect((await bridge(session.replace(`-${host.port}=`, '-1='))).status).toBe(403);
-    expect((await bridge(null, { 'X-Adoption-Token': 'anything' })).status).toBe(403);
+    expect((await apiCall(null)).status).toBe(403);
+    expect((await apiCall(`adoption-desk-session-${host.port}=${'x'.repeat(43)}`)).status).toBe(403);
+    expect((await apiCall(session.replace(`-${host.port}=`, '-1='))).status).toBe(403);
+    expect((await apiCall(null, { 'X-Adoption-Token': 'anything' })).status).toBe(403);
     expect(calls).toEqual([]);
-    const answered = await bridge(`theme=dark; ${session}`);
+    const answered = await apiCall(`theme=dark; ${session}`);
     expect(answered.status).toBe(200);
     expect(JSON.parse(answered.body)).toEqual({ ok: true, data: { echoed: 'hasKey' } });
     expect((await send(host, '/events')).status).toBe(403);
@@ -115,8 +115,8 @@ describe('browser host launch and session', () => {
 
   it('still refuses a session call with a foreign Origin or Host', async () => {
     const session = await openSession(host);
-    expect((await bridge(session, { Origin: 'http://evil.example' })).status).toBe(403);
-    expect((await bridge(session, { Host: 'evil.example' })).status).toBe(403);
+    expect((await apiCall(session, { Origin: 'http://evil.example' })).status).toBe(403);
+    expect((await apiCall(session, { Host: 'evil.example' })).status).toBe(403);
     const page = await send(host, pathOf(host.createLaunchUrl()), { headers: { Host: `evil.example:${host.port}` } });
     expect(page.status).toBe(403);
     expect(calls).toEqual([]);

@@ -2,7 +2,7 @@
  * A seeded generator of random and malformed API payloads (issue 7.5): wrong types for every
  * field of each channel's input, out-of-range but valid-looking values, control characters,
  * huge numbers, deep nesting, prototype-pollution keys, plus some valid payloads and unknown
- * channel names. `jsonOnly` keeps to what JSON can carry (for the browser host's bridge).
+ * channel names. `jsonOnly` keeps to what JSON can carry (for the browser host's API).
  */
 import { CHANNELS, type Channel } from '../../../src/shared/api';
 import { mulberry32, type Random } from '../../service/prng';

@@ -7,7 +7,7 @@
  */
 import type { Channel, EventName } from '../shared/api';
 import { buildAdoptionApi, type AdoptionApi, type Transport } from '../shared/client';
-import { BRIDGE_PREFIX, EVENTS_PATH } from '../shared/host-protocol';
+import { API_PREFIX, EVENTS_PATH } from '../shared/host-protocol';
 
 declare global {
   interface Window {
@@ -43,7 +43,7 @@ function browserTransport(): Transport {
 
   return {
     async invoke(channel: Channel, input: unknown) {
-      const response = await fetch(`${BRIDGE_PREFIX}${channel}`, {
+      const response = await fetch(`${API_PREFIX}${channel}`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify(input ?? {}),

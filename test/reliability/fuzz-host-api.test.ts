@@ -1,7 +1,7 @@
 /**
  * Issue 7.5 through the browser host: the fuzzer's payloads (JSON-only) and raw malformed
  * HTTP bodies (invalid JSON, binary, huge, wrong content types, odd paths) over the host's
- * HTTP bridge with a session. Well-formed calls get 200 and a typed envelope; malformed HTTP
+ * HTTP API with a session. Well-formed calls get 200 and a typed envelope; malformed HTTP
  * gets the host's 4xx; the host keeps answering. Refusals (no/wrong session, foreign Origin or
  * Host) hold on every channel without the router ever being called.
  */
@@ -15,7 +15,7 @@ import { answerProblem, prototypeIsClean, startFuzzCore, type FuzzCore } from '.
 import { watchProcess } from './support/hostile-client';
 import { openSession } from '../electron/host/host-http';
 
-const BRIDGE_PAYLOADS = Number(process.env.FUZZ_BRIDGE_PAYLOADS ?? 2000);
+const API_PAYLOADS = Number(process.env.FUZZ_API_PAYLOADS ?? 2000);
 const agent = new Agent({ keepAlive: true, maxSockets: 8 });
 let fuzz: FuzzCore;
 let host: BrowserHost;
@@ -76,23 +76,23 @@ afterAll(async () => {
   expect(watch.problems).toEqual([]);
 });
 
-describe('fuzzing the browser host bridge', () => {
-  it(`${BRIDGE_PAYLOADS} fuzzed payloads: 200 with a typed envelope every time`, async () => {
+describe('fuzzing the browser host API', () => {
+  it(`${API_PAYLOADS} fuzzed payloads: 200 with a typed envelope every time`, async () => {
     const fuzzer = createFuzzer(11, true);
     const problems: string[] = [];
     const started = Date.now();
-    for (let i = 0; i < BRIDGE_PAYLOADS; i += 1) {
+    for (let i = 0; i < API_PAYLOADS; i += 1) {
       const call = fuzzer.next();
-      const reply = await post(`/bridge/${encodeURIComponent(call.channel)}`, JSON.stringify(call.input) ?? '');
+      const reply = await post(`/api/${encodeURIComponent(call.channel)}`, JSON.stringify(call.input) ?? '');
       const parsed = reply.status === 200 ? (JSON.parse(reply.body) as unknown) : null;
-      // `/bridge/` with no channel name is no bridge path: the host's 404
+      // `/api/` with no channel name is no API path: the host's 404
       const expected = call.channel === '' ? 404 : 200;
       let problem = reply.status === expected ? null : `HTTP ${reply.status}`;
       if (reply.status === 200) problem = answerProblem(call.channel, parsed);
       if (problem) problems.push(`#${i} ${call.channel}: ${problem}`);
       if (call.keys.some((key) => reply.body.includes(key))) problems.push(`#${i}: quoted the key`);
     }
-    console.log(`bridge fuzz: ${BRIDGE_PAYLOADS} payloads in ${Date.now() - started} ms, ${problems.length} problems`);
+    console.log(`host API fuzz: ${API_PAYLOADS} payloads in ${Date.now() - started} ms, ${problems.length} problems`);
     expect(problems.slice(0, 20)).toEqual([]);
     expect(prototypeIsClean()).toBe(true);
   }, 120_000);
@@ -112,26 +112,26 @@ describe('fuzzing the browser host bridge', () => {
       ['2 MiB body', 'listPets', Buffer.alloc(2 * 1024 * 1024, 0x20), {}, 413, null],
       ['text/plain', 'listPets', '{}', { 'Content-Type': 'text/plain' }, 415, null],
       ['form content type', 'setKey', 'key=x', { 'Content-Type': 'application/x-www-form-urlencoded' }, 415, null],
-      // WHATWG URL parsing turns /bridge/%2e%2e into `/`: not a bridge path, and POST is refused there
+      // WHATWG URL parsing turns /api/%2e%2e into `/`: not an API path, and POST is refused there
       ['dot-dot channel', '%2e%2e', '{}', {}, 405, null],
       ['encoded slash', 'list%2FPets', '{}', {}, 200, 'invalid_request'],
       ['nested path', 'listPets/extra', '{}', {}, 404, null],
     ];
     const seen: string[] = [];
     for (const [name, channel, body, headers, status, code] of cases) {
-      const reply = await post(`/bridge/${channel}`, body, headers);
+      const reply = await post(`/api/${channel}`, body, headers);
       expect(reply.status, name).toBe(status);
       if (code === 'ok') expect(JSON.parse(reply.body), name).toMatchObject({ ok: true });
       else if (code) expect(JSON.parse(reply.body), name).toMatchObject({ ok: false, error: { code } });
       seen.push(`${name} → ${reply.status}${code ? ` ${code}` : ''}`);
     }
-    const broken = await post('/bridge/%E0%A4%A', '{}');
+    const broken = await post('/api/%E0%A4%A', '{}');
     seen.push(`malformed percent-encoding → ${broken.status}`);
     expect(broken.status).toBe(200);
     expect(JSON.parse(broken.body)).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
-    console.log(`raw bridge cases: ${seen.join('; ')}`);
+    console.log(`raw host API cases: ${seen.join('; ')}`);
     expect(prototypeIsClean()).toBe(true);
-    const after = await post('/bridge/listProfiles', '{}');
+    const after = await post('/api/listProfiles', '{}');
     expect(after.status).toBe(200);
     expect(JSON.parse(after.body)).toMatchObject({ ok: true });
   }, 60_000);
@@ -150,7 +150,7 @@ describe('fuzzing the browser host bridge', () => {
     ];
     for (const channel of CHANNELS) {
       for (const headers of refusals) {
-        const reply = await post(`/bridge/${channel}`, '{"profileId":"local"}', headers);
+        const reply = await post(`/api/${channel}`, '{"profileId":"local"}', headers);
         expect(reply.status, `${channel} ${JSON.stringify(headers)}`).toBe(403);
       }
     }
