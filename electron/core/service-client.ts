@@ -5,7 +5,7 @@
  * the matching channels of src/shared/api.ts. Every attempt is reported to `onRequest`.
  */
 import { z } from 'zod';
-import { Animal, ListQuery, NewPet, Pets, type ListQuery as ListQueryInput } from '../../src/shared/animal';
+import { Animal, ListQuery, NewAnimal, Animals, type ListQuery as ListQueryInput } from '../../src/shared/animal';
 import type { ChannelOutput } from '../../src/shared/api';
 import type { DiagnosticEntry } from '../../src/shared/diagnostics';
 import { duplicatedIds } from '../../src/shared/duplicate-ids';
@@ -51,7 +51,7 @@ export interface CallOptions {
 export interface ServiceClient {
   listPets(query: z.input<typeof ListQuery>, options?: CallOptions): Promise<Result<ChannelOutput<'listPets'>>>;
   getPet(id: string, options?: CallOptions): Promise<Result<ChannelOutput<'getPet'>>>;
-  createPet(pet: NewPet, idempotencyKey: string, options?: CallOptions): Promise<Result<ChannelOutput<'createPet'>>>;
+  createPet(pet: NewAnimal, idempotencyKey: string, options?: CallOptions): Promise<Result<ChannelOutput<'createPet'>>>;
   ordersRaw(options?: CallOptions): Promise<Result<ChannelOutput<'ordersRaw'>>>;
   testKey(): Promise<Result<ChannelOutput<'testKey'>>>;
 }
@@ -206,7 +206,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
           method: 'GET',
           segments: ['pets'],
           query: params,
-          schema: Pets,
+          schema: Animals,
           signal: callOptions.signal,
           inspect: (animals) => {
             const repeated = duplicatedIds(animals, (animal) => animal.id);
@@ -248,7 +248,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     },
 
     async createPet(pet, idempotencyKey, callOptions = {}) {
-      const parsed = NewPet.safeParse(pet);
+      const parsed = NewAnimal.safeParse(pet);
       if (!parsed.success)
         return err('invalid_request', parsed.error.issues[0]?.message ?? 'The new animal is invalid.');
       const answer = await execute({

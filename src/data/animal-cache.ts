@@ -3,11 +3,11 @@
  * known lists show at start before any network answer. An older answer never overwrites
  * a newer one (two list requests may come back out of order).
  */
-import type { Animal, PetStatus } from '../shared/animal';
+import type { Animal, AnimalStatus } from '../shared/animal';
 import { queryKey, type CachedAnimal, type ProfileDb } from './db';
 
 export interface CacheQuery {
-  status?: PetStatus | null;
+  status?: AnimalStatus | null;
   limit: number;
 }
 

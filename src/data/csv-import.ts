@@ -1,12 +1,12 @@
 /**
  * The preview of a spreadsheet import: every row of a CSV file (header row; comma or semicolon;
  * columns name, category — an ID or a known category name — and status, optional) with its
- * validation by the shared contract (`NewPet`), its row number as the spreadsheet shows it (the
+ * validation by the shared contract (`NewAnimal`), its row number as the spreadsheet shows it (the
  * header is row 1) and the duplicates it matches. Pure: nothing is written here; staff confirm
  * the preview and the valid rows then go into the outbox (Outbox.enqueueMany).
  */
 import Papa from 'papaparse';
-import { NewPet, PET_STATUSES, type PetStatus } from '../shared/animal';
+import { NewAnimal, ANIMAL_STATUSES, type AnimalStatus } from '../shared/animal';
 import type { CategoryLabels } from '../shared/categories';
 import { canonicalInt64, isInt64String } from '../shared/int64';
 import { matchKey } from '../shared/text-match';
@@ -30,7 +30,7 @@ export interface ImportRow {
   category: string;
   status: string;
   /** The creation payload when the row is valid, else null. */
-  pet: NewPet | null;
+  pet: NewAnimal | null;
   /** Why the row cannot be imported (empty when it can). */
   problems: string[];
   /** Animals on this device (or earlier rows) with the same name and category. */
@@ -83,10 +83,10 @@ function categoryOf(cell: string, labels: CategoryLabels): { id: string } | { pr
   };
 }
 
-function statusOf(cell: string): { status?: PetStatus } | { problem: string } {
+function statusOf(cell: string): { status?: AnimalStatus } | { problem: string } {
   const text = unneutralise(cell).trim().toLowerCase();
   if (text === '') return {};
-  if ((PET_STATUSES as readonly string[]).includes(text)) return { status: text as PetStatus };
+  if ((ANIMAL_STATUSES as readonly string[]).includes(text)) return { status: text as AnimalStatus };
   return {
     problem: `Status “${cell.trim()}” is not available, pending or sold (leave it empty to let the service decide).`,
   };
@@ -126,8 +126,8 @@ function checkRow(
   if ('problem' in categoryResult) problems.push(categoryResult.problem);
   const statusResult = statusOf(status);
   if ('problem' in statusResult) problems.push(statusResult.problem);
-  let pet: NewPet | null = null;
-  const parsed = NewPet.safeParse({
+  let pet: NewAnimal | null = null;
+  const parsed = NewAnimal.safeParse({
     name,
     categoryId: 'id' in categoryResult ? categoryResult.id : '0',
     ...('status' in statusResult ? { status: statusResult.status } : {}),

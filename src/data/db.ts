@@ -19,7 +19,7 @@
  *   Nothing else changes; the upgrade only creates the empty table.
  */
 import Dexie, { type Table } from 'dexie';
-import type { Animal, PetStatus } from '../shared/animal';
+import type { Animal, AnimalStatus } from '../shared/animal';
 import type { OutboxRow } from './outbox-records';
 
 export interface CachedAnimal {
@@ -33,7 +33,7 @@ export interface CachedAnimal {
 
 export interface CachedQuery {
   key: string;
-  status: PetStatus | null;
+  status: AnimalStatus | null;
   limit: number;
   ids: string[];
   fetchedAt: number;
@@ -181,6 +181,6 @@ export async function deleteProfileDb(profileId: string): Promise<void> {
 }
 
 /** The key of a cached list result: `all:20`, `sold:100`. */
-export function queryKey(query: { status?: PetStatus | null; limit: number }): string {
+export function queryKey(query: { status?: AnimalStatus | null; limit: number }): string {
   return `${query.status ?? 'all'}:${query.limit}`;
 }

@@ -4,7 +4,7 @@
  * staff decide (the add form asks once more, the import preview flags the row). Built once from
  * one read of the cache and the outbox; `find` is a map lookup, so 1,000 rows cost nothing.
  */
-import type { Animal, NewPet } from '../shared/animal';
+import type { Animal, NewAnimal } from '../shared/animal';
 import type { CategoryLabels } from '../shared/categories';
 import { matchKey } from '../shared/text-match';
 import type { ProfileDb } from './db';
@@ -15,7 +15,7 @@ export type DuplicateMatch =
   | { kind: 'outbox'; state: Exclude<OutboxState, 'sent'> }
   | { kind: 'file'; row: number };
 
-type Named = Pick<NewPet, 'name' | 'categoryId'>;
+type Named = Pick<NewAnimal, 'name' | 'categoryId'>;
 
 function keyOf(pet: Named): string {
   return `${pet.categoryId}\u0000${matchKey(pet.name)}`;

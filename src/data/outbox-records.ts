@@ -6,7 +6,7 @@
  */
 import type { IndexableType } from 'dexie';
 import { z } from 'zod';
-import { Animal, Int64, NewPet } from '../shared/animal';
+import { Animal, Int64, NewAnimal } from '../shared/animal';
 import { AppError } from '../shared/result';
 
 export const OUTBOX_STATES = ['queued', 'sending', 'sent', 'needs_attention', 'check_needed'] as const;
@@ -26,7 +26,7 @@ export type OutboxCheck = z.infer<typeof OutboxCheckSchema>;
 export const OutboxEntrySchema = z.object({
   localId: z.string().min(1),
   idempotencyKey: z.uuid(),
-  pet: NewPet,
+  pet: NewAnimal,
   createdAt: z.number(),
   updatedAt: z.number(),
   state: z.enum(OUTBOX_STATES),

@@ -1,11 +1,11 @@
 /**
  * The outbox of one profile: animals entered by staff, kept durably until the service has
- * confirmed them. Pets come in already parsed (the form, the edit form and the spreadsheet
+ * confirmed them. Animals come in already parsed (the form, the edit form and the spreadsheet
  * import parse staff's input); rows read back from IndexedDB are parsed again (`readAll`), and
  * a row that fails is moved to the quarantine table by `setAside` (never silently dropped),
  * where staff see it ("Set aside", src/components/SetAsideRecords.svelte).
  */
-import type { Animal, NewPet } from '../shared/animal';
+import type { Animal, NewAnimal } from '../shared/animal';
 import { systemClock, type Clock } from '../shared/clock';
 import type { AppError } from '../shared/result';
 import { AnimalCache } from './animal-cache';
@@ -32,7 +32,7 @@ export class Outbox {
   }
 
   /** Adds an entry; resolves only after the transaction committed (strict durability). */
-  async enqueue(pet: NewPet): Promise<OutboxEntry> {
+  async enqueue(pet: NewAnimal): Promise<OutboxEntry> {
     const [entry] = await this.enqueueMany([pet]);
     return entry!;
   }
@@ -41,7 +41,7 @@ export class Outbox {
    * Adds several entries in the given order, each with its own idempotency key, in one
    * transaction: all are on disk (strict durability) when it resolves, or none is.
    */
-  async enqueueMany(pets: readonly NewPet[]): Promise<OutboxEntry[]> {
+  async enqueueMany(pets: readonly NewAnimal[]): Promise<OutboxEntry[]> {
     const db = this.db;
     const now = this.clock.now();
     const rows: OutboxRow[] = pets.map((pet) => ({
@@ -199,7 +199,7 @@ export class Outbox {
   }
 
   /** Staff corrected a `needs_attention` entry: queued again with a new idempotency key. */
-  async edit(localId: string, pet: NewPet): Promise<OutboxEntry> {
+  async edit(localId: string, pet: NewAnimal): Promise<OutboxEntry> {
     const db = this.db;
     let edited: OutboxRow | null = null;
     await db.transaction('rw', db.outbox, async () => {

@@ -2,15 +2,15 @@
  * "Prepare for the event": fills the profile's cache with every status (and the unfiltered
  * list) at the largest page, then reports how many animals are available offline.
  */
-import { LIMIT_MAX, PET_STATUSES, type PetStatus } from '../shared/animal';
+import { LIMIT_MAX, ANIMAL_STATUSES, type AnimalStatus } from '../shared/animal';
 import type { AdoptionApi } from '../shared/client';
 import { ok, type Err, type Result } from '../shared/result';
 import type { AnimalCache } from './animal-cache';
 
 /** The lists fetched, in order: all, then each status. */
-export const EVENT_QUERIES: ReadonlyArray<{ limit: number; status?: PetStatus }> = [
+export const EVENT_QUERIES: ReadonlyArray<{ limit: number; status?: AnimalStatus }> = [
   { limit: LIMIT_MAX },
-  ...PET_STATUSES.map((status) => ({ limit: LIMIT_MAX, status })),
+  ...ANIMAL_STATUSES.map((status) => ({ limit: LIMIT_MAX, status })),
 ];
 
 /** Codes after which the remaining lists are not asked for (they would fail the same way). */

@@ -18,7 +18,7 @@
  * and animals staff already said are not this entry.
  */
 import { compareInt64 } from '../shared/int64';
-import type { Animal, NewPet, PetStatus } from '../shared/animal';
+import type { Animal, NewAnimal, AnimalStatus } from '../shared/animal';
 import type { AdoptionApi } from '../shared/client';
 import { ok, type Result } from '../shared/result';
 import type { CachedAnimal } from './db';
@@ -28,7 +28,7 @@ import type { OutboxEntry } from './outbox-records';
 export const RECONCILE_LIMIT = 100;
 /** At most this many candidates are shown to staff (newest ids first). */
 export const MAX_CANDIDATES = 5;
-const STATUSES: PetStatus[] = ['available', 'pending', 'sold'];
+const STATUSES: AnimalStatus[] = ['available', 'pending', 'sold'];
 
 export type Lookup =
   /** Every list that could hold it is complete and none does: it was not stored. */
@@ -44,7 +44,7 @@ export function knownIdsFor(entry: OutboxEntry, cached: CachedAnimal[], outbox: 
   return known;
 }
 
-export function matchesPet(animal: Animal, pet: NewPet): boolean {
+export function matchesAnimal(animal: Animal, pet: NewAnimal): boolean {
   return (
     animal.name.trim() === pet.name.trim() &&
     animal.categoryId === pet.categoryId &&
@@ -60,7 +60,7 @@ export function matchesPet(animal: Animal, pet: NewPet): boolean {
  * not counted: an animal stored without any status beyond its first 100 is missed, and the
  * entry is sent again (a possible duplicate, never a loss).
  */
-function listsFor(pet: NewPet): Array<{ status: PetStatus | null; counts: boolean }> {
+function listsFor(pet: NewAnimal): Array<{ status: AnimalStatus | null; counts: boolean }> {
   if (pet.status) return [{ status: pet.status, counts: true }];
   return [...STATUSES.map((status) => ({ status, counts: true })), { status: null, counts: false }];
 }
@@ -69,7 +69,7 @@ function listsFor(pet: NewPet): Array<{ status: PetStatus | null; counts: boolea
 export async function lookForEntry(
   api: Pick<AdoptionApi, 'listPets'>,
   profileId: string,
-  pet: NewPet,
+  pet: NewAnimal,
   knownIds: ReadonlySet<string>,
 ): Promise<Result<Lookup>> {
   const found = new Map<string, Animal>();
@@ -80,7 +80,7 @@ export async function lookForEntry(
     if (!listed.ok) return listed;
     if (counts && listed.data.animals.length >= RECONCILE_LIMIT) complete = false;
     for (const animal of listed.data.animals) {
-      if (matchesPet(animal, pet) && !knownIds.has(animal.id)) found.set(animal.id, animal);
+      if (matchesAnimal(animal, pet) && !knownIds.has(animal.id)) found.set(animal.id, animal);
     }
   }
   const candidates = [...found.values()].sort((a, b) => compareInt64(b.id, a.id)).slice(0, MAX_CANDIDATES);

@@ -5,24 +5,24 @@
 import { z } from 'zod';
 import { isInt64String } from './int64';
 
-export const PET_STATUSES = ['available', 'pending', 'sold'] as const;
-export const PetStatus = z.enum(PET_STATUSES);
-export type PetStatus = z.infer<typeof PetStatus>;
+export const ANIMAL_STATUSES = ['available', 'pending', 'sold'] as const;
+export const AnimalStatus = z.enum(ANIMAL_STATUSES);
+export type AnimalStatus = z.infer<typeof AnimalStatus>;
 
 /** An int64 value as an exact decimal string. */
 export const Int64 = z.string().refine(isInt64String, { message: 'must be a whole number between -2^63 and 2^63-1' });
 
 /** The creation payload: name and categoryId required, status optional, no id. */
-export const NewPet = z.object({
+export const NewAnimal = z.object({
   name: z
     .string({ error: 'name is required' })
     .trim()
     .min(1, { message: 'name is required' })
     .max(200, { message: 'name must be at most 200 characters' }),
   categoryId: Int64,
-  status: PetStatus.optional(),
+  status: AnimalStatus.optional(),
 });
-export type NewPet = z.infer<typeof NewPet>;
+export type NewAnimal = z.infer<typeof NewAnimal>;
 
 /**
  * An animal as the service returns it. Unknown extra fields are kept (a newer server may
@@ -32,12 +32,12 @@ export const Animal = z.looseObject({
   id: Int64,
   name: z.string(),
   categoryId: Int64,
-  status: PetStatus.optional(),
+  status: AnimalStatus.optional(),
 });
 export type Animal = z.infer<typeof Animal>;
 
 /** The list response: a bare array of animals. */
-export const Pets = z.array(Animal);
+export const Animals = z.array(Animal);
 
 /** The service's error body. Unknown codes are kept as they are. */
 export const ServiceError = z.looseObject({
@@ -59,6 +59,6 @@ export const ListQuery = z.object({
     .min(LIMIT_MIN, { message: `limit must be at least ${LIMIT_MIN}` })
     .max(LIMIT_MAX, { message: `limit must be at most ${LIMIT_MAX}` })
     .default(LIMIT_DEFAULT),
-  status: PetStatus.optional(),
+  status: AnimalStatus.optional(),
 });
 export type ListQuery = z.infer<typeof ListQuery>;

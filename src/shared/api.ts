@@ -4,7 +4,7 @@
  * preload and the browser client build `window.adoption` from it; nothing is declared twice.
  */
 import { z } from 'zod';
-import { Animal, Int64, ListQuery, NewPet } from './animal';
+import { Animal, Int64, ListQuery, NewAnimal } from './animal';
 import { DiagnosticEntry } from './diagnostics';
 import { ProfileId, Profile, ProfileInput, ProfileList } from './profile';
 import { GovernorSnapshot } from './rate-limit';
@@ -50,7 +50,7 @@ export const api = {
     output: z.object({ animal: Animal, fetchedAt: z.number(), deprecation: DeprecationInfo }),
   },
   createPet: {
-    input: ProfileRef.extend({ pet: NewPet, idempotencyKey: z.uuid() }),
+    input: ProfileRef.extend({ pet: NewAnimal, idempotencyKey: z.uuid() }),
     output: z.object({ animal: Animal, fetchedAt: z.number() }),
   },
   ordersRaw: {

@@ -3,7 +3,7 @@
  * What it says of the animal added last follows that animal's outbox entry, so the message
  * never outlives its truth: waiting to send, then sent with its id, or set aside for staff.
  */
-import { NewPet, type PetStatus } from '../shared/animal';
+import { NewAnimal, type AnimalStatus } from '../shared/animal';
 import { matchKey } from '../shared/text-match';
 import type { EntryLookup } from './outbox.svelte';
 
@@ -27,12 +27,12 @@ function fieldMessage(field: string, value: string): string {
 }
 
 /** Validates the form's text; returns the payload or the message of each bad field. */
-export function validateNewPet(
+export function validateNewAnimal(
   name: string,
   categoryId: string,
-  status: PetStatus | '',
-): { ok: true; pet: NewPet } | { ok: false; errors: FieldErrors } {
-  const parsed = NewPet.safeParse({
+  status: AnimalStatus | '',
+): { ok: true; pet: NewAnimal } | { ok: false; errors: FieldErrors } {
+  const parsed = NewAnimal.safeParse({
     name,
     categoryId: canonicalCategoryId(categoryId),
     ...(status === '' ? {} : { status }),
@@ -52,7 +52,7 @@ export interface AddFormHooks {
   /** The id of a known category name typed in the Category field ("Dogs" → "1"), else null. */
   categoryIdOf?: (text: string) => string | null;
   /** The question to ask when the pet looks already saved on this device, else null. */
-  duplicateQuestion?: (pet: NewPet) => Promise<string | null>;
+  duplicateQuestion?: (pet: NewAnimal) => Promise<string | null>;
   /** The outbox entry of an added animal (OutboxStore.lookup); without it the message stays "waiting". */
   entryOf?: (localId: string) => EntryLookup;
 }
@@ -80,12 +80,12 @@ export function addedMessage(name: string, found: EntryLookup): AddedMessage | n
   }
 }
 
-const petKey = (pet: NewPet) => `${pet.categoryId}\u0000${matchKey(pet.name)}`;
+const animalKey = (pet: NewAnimal) => `${pet.categoryId}\u0000${matchKey(pet.name)}`;
 
 export class AddAnimalFormStore {
   name = $state('');
   categoryId = $state('');
-  status = $state<PetStatus | ''>('');
+  status = $state<AnimalStatus | ''>('');
   errors = $state<FieldErrors>({});
   submitting = $state(false);
   /** The animal added last, followed through the outbox. */
@@ -107,8 +107,8 @@ export class AddAnimalFormStore {
   #askedKey: string | null = null;
 
   constructor(
-    private readonly enqueue: (pet: NewPet) => Promise<EnqueueResult>,
-    initial?: NewPet,
+    private readonly enqueue: (pet: NewAnimal) => Promise<EnqueueResult>,
+    initial?: NewAnimal,
     private readonly hooks: AddFormHooks = {},
   ) {
     if (initial) {
@@ -121,10 +121,10 @@ export class AddAnimalFormStore {
   /** Re-validates after the first submit attempt, so messages clear as staff fix them. */
   revalidate(): void {
     if (!this.#touched) return;
-    const result = validateNewPet(this.name, this.#categoryText(), this.status);
+    const result = validateNewAnimal(this.name, this.#categoryText(), this.status);
     this.errors = result.ok ? {} : result.errors;
     // Another animal now: the question was about the one before.
-    if (this.#askedKey !== null && (!result.ok || petKey(result.pet) !== this.#askedKey)) this.dontAdd(false);
+    if (this.#askedKey !== null && (!result.ok || animalKey(result.pet) !== this.#askedKey)) this.dontAdd(false);
   }
 
   /** Staff answered the duplicate question with "Don't add": the question goes (and the fields, if `clear`). */
@@ -143,14 +143,14 @@ export class AddAnimalFormStore {
     if (this.submitting) return false;
     this.#touched = true;
     this.failure = null;
-    const result = validateNewPet(this.name, this.#categoryText(), this.status);
+    const result = validateNewAnimal(this.name, this.#categoryText(), this.status);
     if (!result.ok) {
       this.errors = result.errors;
       return false;
     }
     this.errors = {};
     this.submitting = true;
-    const key = petKey(result.pet);
+    const key = animalKey(result.pet);
     if (this.hooks.duplicateQuestion && this.#askedKey !== key) {
       // Never blocks, never silent: the question is asked once; the same pet submitted again is added.
       const question = await this.hooks.duplicateQuestion(result.pet).catch(() => null);

@@ -11,7 +11,7 @@
  * knows where its rows came from and what its last request answered, and loads again when
  * told that the service answers again, that a key was saved, or that a batch was sent.
  */
-import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN, PET_STATUSES, type PetStatus } from '../shared/animal';
+import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN, ANIMAL_STATUSES, type AnimalStatus } from '../shared/animal';
 import type { AdoptionApi } from '../shared/client';
 import { collapseDuplicateIds } from '../shared/duplicate-ids';
 import { UNREACHABLE_CODES, type AppError } from '../shared/result';
@@ -20,8 +20,8 @@ import type { CachedAnimal } from '../data/db';
 import type { OutboxEntry } from '../data/outbox-records';
 import { searchAndSort, searchKey, type SortKey } from './animal-sorting';
 
-export type StatusFilter = PetStatus | 'all';
-export const STATUS_FILTERS: readonly StatusFilter[] = ['all', ...PET_STATUSES];
+export type StatusFilter = AnimalStatus | 'all';
+export const STATUS_FILTERS: readonly StatusFilter[] = ['all', ...ANIMAL_STATUSES];
 
 export type ListState = 'idle' | 'loading' | 'loaded' | 'error';
 /** Where the rows of the current query come from: the service's answer, its saved copy, every saved animal, or nowhere yet. */
@@ -154,7 +154,7 @@ export class AnimalListStore {
     if (request === this.#request && this.#again && this.error) void this.load();
   }
 
-  async #load(request: number, query: { limit: number; status?: PetStatus }): Promise<void> {
+  async #load(request: number, query: { limit: number; status?: AnimalStatus }): Promise<void> {
     const cached = await this.cache.readList(query);
     if (request !== this.#request) return;
     this.rows = collapseDuplicateIds(cached?.animals ?? [], (row) => row.id);
@@ -183,7 +183,7 @@ export class AnimalListStore {
   }
 
   /** Never fetched and unreachable: answer the query from every animal saved on this device. */
-  async #fromSaved(request: number, query: { limit: number; status?: PetStatus }): Promise<void> {
+  async #fromSaved(request: number, query: { limit: number; status?: AnimalStatus }): Promise<void> {
     const all = await this.cache.all();
     if (request !== this.#request || all.length === 0) return;
     const matching = all

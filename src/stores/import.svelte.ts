@@ -4,7 +4,7 @@
  * transaction. The count is said only once they are on disk. A file that cannot be imported gets
  * one message and changes nothing.
  */
-import type { NewPet } from '../shared/animal';
+import type { NewAnimal } from '../shared/animal';
 import type { CategoryLabels } from '../shared/categories';
 import { decodeCsvBytes, sizeProblem } from '../data/csv-file';
 import { previewCsv, type ImportPreview, type ImportRow } from '../data/csv-import';
@@ -13,7 +13,9 @@ import { DuplicateIndex } from '../data/duplicates';
 
 export type ImportState = 'idle' | 'reading' | 'preview' | 'saving' | 'done';
 
-type EnqueueMany = (pets: readonly NewPet[]) => Promise<{ ok: true; count: number } | { ok: false; message: string }>;
+type EnqueueMany = (
+  pets: readonly NewAnimal[],
+) => Promise<{ ok: true; count: number } | { ok: false; message: string }>;
 
 const plural = (count: number, one: string, many = `${one}s`) =>
   `${count.toLocaleString('en')} ${count === 1 ? one : many}`;
@@ -79,7 +81,7 @@ export class ImportStore {
     if (rows.length === 0) return;
     this.state = 'saving';
     this.failure = null;
-    const saved = await this.enqueueMany(rows.map((row) => row.pet as NewPet));
+    const saved = await this.enqueueMany(rows.map((row) => row.pet as NewAnimal));
     if (!saved.ok) {
       this.state = 'preview';
       this.failure = `Nothing was added: ${saved.message}`;

@@ -6,7 +6,7 @@
  * one" / "send mine"), and the sync progress.
  */
 import { liveQuery, type Subscription } from 'dexie';
-import type { NewPet } from '../shared/animal';
+import type { NewAnimal } from '../shared/animal';
 import type { CachedAnimal, ProfileDb } from '../data/db';
 import type { OutboxEntry } from '../data/outbox-records';
 import type { Outbox } from '../data/outbox';
@@ -78,7 +78,7 @@ export class OutboxStore {
   }
 
   /** Writes the creation to the outbox (committed, strict durability), then asks sync to send. */
-  async enqueue(pet: NewPet): Promise<{ ok: true; localId: string } | { ok: false; message: string }> {
+  async enqueue(pet: NewAnimal): Promise<{ ok: true; localId: string } | { ok: false; message: string }> {
     let localId: string;
     try {
       ({ localId } = await this.outbox.enqueue(pet));
@@ -100,7 +100,7 @@ export class OutboxStore {
    * Writes several creations (a spreadsheet import) in file order in one transaction, each with
    * its own idempotency key; resolves once all are on disk (or none is), then asks sync to send.
    */
-  async enqueueMany(pets: readonly NewPet[]): Promise<{ ok: true; count: number } | { ok: false; message: string }> {
+  async enqueueMany(pets: readonly NewAnimal[]): Promise<{ ok: true; count: number } | { ok: false; message: string }> {
     let count: number;
     try {
       count = (await this.outbox.enqueueMany(pets)).length;
@@ -111,7 +111,7 @@ export class OutboxStore {
     return { ok: true, count };
   }
 
-  async editAndResend(localId: string, pet: NewPet): Promise<string | null> {
+  async editAndResend(localId: string, pet: NewAnimal): Promise<string | null> {
     try {
       await this.outbox.edit(localId, pet);
     } catch (error) {

@@ -6,10 +6,10 @@
  * in, so no single step costs more than a merge of what is already read.
  */
 import type { CachedAnimal } from '../data/db';
-import type { PetStatus } from '../shared/animal';
+import type { AnimalStatus } from '../shared/animal';
 import { compareNames, searchKey, type SortKey } from './animal-sorting';
 
-export type SavedStatusFilter = PetStatus | 'all';
+export type SavedStatusFilter = AnimalStatus | 'all';
 type IndexedSort = 'name' | 'id';
 
 /** A saved animal with what sorting and search need, computed once. */

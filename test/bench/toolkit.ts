@@ -6,7 +6,7 @@
  * reads a full cache:
  * - import preview: a 1,000-row CSV chosen in "Import from a spreadsheet"; timed in the page from
  *   the file input's `change` event to the frame that paints the preview's 1,000 rows (reading
- *   the file, decoding, papaparse, NewPet per row, the duplicate check, rendering);
+ *   the file, decoding, papaparse, NewAnimal per row, the duplicate check, rendering);
  * - export: "Export CSV" on "Saved on this device" with the 10,000 animals, from the click to
  *   the download Chromium reports (CSV written, Blob, download) — plus the download's size.
  * And in Node, the pure parts alone (same V8): `previewCsv` of 1,000 rows against a duplicate

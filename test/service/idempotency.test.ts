@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Pets } from '../../src/shared/animal';
+import { Animals } from '../../src/shared/animal';
 import { call, errorOf, serve, tempFolder } from './test-helpers';
 
 const REX = { name: 'Rex', categoryId: 1 };
@@ -71,6 +71,6 @@ describe('Idempotency-Key on POST /pets', () => {
     const replay = await call(`${restarted.url}/pets`, { body: REX, headers: withKey('f1') });
     expect(replay.status).toBe(201);
     expect(replay.json).toEqual({ id: '1', name: 'Rex', categoryId: '1', status: 'available' });
-    expect(Pets.parse((await call(`${restarted.url}/pets`)).json)).toHaveLength(1);
+    expect(Animals.parse((await call(`${restarted.url}/pets`)).json)).toHaveLength(1);
   });
 });

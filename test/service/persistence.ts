@@ -6,7 +6,7 @@
 import { open, readdir, readFile, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
-import { Int64, PetStatus } from '../../src/shared/animal';
+import { Int64, AnimalStatus } from '../../src/shared/animal';
 import { decodeJson, encodeJson } from '../../src/shared/json-codec';
 import type { IdempotencyRecord } from './idempotency';
 import type { StoredAnimal } from './store';
@@ -23,7 +23,7 @@ const DataFileSchema = z.object({
   format: z.literal(DATA_FORMAT),
   version: z.literal(1),
   nextId: Int64,
-  animals: z.array(z.object({ id: Int64, name: z.string(), categoryId: Int64, status: PetStatus })),
+  animals: z.array(z.object({ id: Int64, name: z.string(), categoryId: Int64, status: AnimalStatus })),
   idempotency: z.array(
     z.object({
       scope: z.string(),

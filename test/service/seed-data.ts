@@ -1,5 +1,5 @@
 /** `--seed-animals N`: realistic animals (varied names, a few categories, all three statuses). */
-import { PET_STATUSES, type PetStatus } from '../../src/shared/animal';
+import { ANIMAL_STATUSES, type AnimalStatus } from '../../src/shared/animal';
 import { mulberry32 } from './prng';
 import type { NewAnimal } from './store';
 
@@ -48,7 +48,7 @@ const NAMES = [
 const SUFFIXES = ['', '', '', ' II', ' Jr.', ' the Brave', ' Bean'];
 /** Categories: 1 dogs, 2 cats, 3 rabbits, 4 birds, 5 small mammals. */
 const CATEGORIES = ['1', '1', '1', '2', '2', '2', '3', '4', '5'];
-const STATUS_WEIGHTS: readonly PetStatus[] = ['available', 'available', 'available', 'pending', 'sold'];
+const STATUS_WEIGHTS: readonly AnimalStatus[] = ['available', 'available', 'available', 'pending', 'sold'];
 
 export function seedAnimals(count: number, seed: number): NewAnimal[] {
   const random = mulberry32(seed ^ 0x2545f491);
@@ -57,6 +57,6 @@ export function seedAnimals(count: number, seed: number): NewAnimal[] {
     name: `${pick(NAMES)}${pick(SUFFIXES)}`,
     categoryId: pick(CATEGORIES),
     // the first three cover every status, whatever the draw
-    status: index < PET_STATUSES.length ? (PET_STATUSES[index] as PetStatus) : pick(STATUS_WEIGHTS),
+    status: index < ANIMAL_STATUSES.length ? (ANIMAL_STATUSES[index] as AnimalStatus) : pick(STATUS_WEIGHTS),
   }));
 }

@@ -1,17 +1,17 @@
 /** The animals and the id counter, in memory. Persistence (persistence.ts) saves snapshots of it. */
-import type { PetStatus } from '../../src/shared/animal';
+import type { AnimalStatus } from '../../src/shared/animal';
 
 export interface StoredAnimal {
   id: string;
   name: string;
   categoryId: string;
-  status: PetStatus;
+  status: AnimalStatus;
 }
 
 export interface NewAnimal {
   name: string;
   categoryId: string;
-  status: PetStatus;
+  status: AnimalStatus;
 }
 
 const INT64_MAX = 2n ** 63n - 1n;
@@ -50,7 +50,7 @@ export class AnimalStore {
   }
 
   /** Newest first, at most `limit`, optionally only one status. */
-  list(limit: number, status?: PetStatus): StoredAnimal[] {
+  list(limit: number, status?: AnimalStatus): StoredAnimal[] {
     const page: StoredAnimal[] = [];
     for (let i = this.animals.length - 1; i >= 0 && page.length < limit; i -= 1) {
       const animal = this.animals[i];

@@ -3,7 +3,7 @@
  * are parsed with the shared codec keeping numbers lossless, so `categoryId: "7"` (a string) is refused.
  */
 import { isLosslessNumber } from 'lossless-json';
-import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN, PET_STATUSES, PetStatus } from '../../src/shared/animal';
+import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN, ANIMAL_STATUSES, AnimalStatus } from '../../src/shared/animal';
 import { isInt64String } from '../../src/shared/int64';
 import { decodeJsonLossless } from '../../src/shared/json-codec';
 import { errorReply, type Reply } from './http-io';
@@ -16,7 +16,7 @@ const invalid = (code: string, message: string): { ok: false; reply: Reply } => 
   reply: errorReply(400, code, message),
 });
 
-const STATUS_LIST = PET_STATUSES.join(', ');
+const STATUS_LIST = ANIMAL_STATUSES.join(', ');
 
 /** `application/json`, with or without parameters. */
 export function isJsonContentType(header: string | undefined): boolean {
@@ -32,7 +32,7 @@ export function checkNewPet(text: string): Checked<NewAnimal> {
     return invalid('invalid_json', `request body is not valid JSON: ${(error as Error).message}`);
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body) || isLosslessNumber(body)) {
-    return invalid('invalid_body', 'request body must be a JSON object (NewPet)');
+    return invalid('invalid_body', 'request body must be a JSON object (NewAnimal)');
   }
   const { name, categoryId, status } = body as Record<string, unknown>;
   if (typeof name !== 'string' || name.trim() === '') {
@@ -42,15 +42,15 @@ export function checkNewPet(text: string): Checked<NewAnimal> {
   if (categoryText === undefined || !isInt64String(categoryText)) {
     return invalid('invalid_field', 'categoryId is required and must be a JSON integer in the int64 range');
   }
-  if (status !== undefined && !PetStatus.safeParse(status).success) {
+  if (status !== undefined && !AnimalStatus.safeParse(status).success) {
     return invalid('invalid_field', `status must be one of ${STATUS_LIST}`);
   }
-  return { ok: true, value: { name, categoryId: categoryText, status: (status as PetStatus) ?? 'available' } };
+  return { ok: true, value: { name, categoryId: categoryText, status: (status as AnimalStatus) ?? 'available' } };
 }
 
 export interface ListParams {
   limit: number;
-  status: PetStatus | undefined;
+  status: AnimalStatus | undefined;
 }
 
 /** Validates the query of `GET /pets`; unknown parameters are ignored, repeated ones refused. */
@@ -68,10 +68,10 @@ export function checkListQuery(query: URLSearchParams): Checked<ListParams> {
     }
   }
   const status = statuses[0];
-  if (status !== undefined && !PetStatus.safeParse(status).success) {
+  if (status !== undefined && !AnimalStatus.safeParse(status).success) {
     return invalid('invalid_parameter', `status must be one of ${STATUS_LIST}`);
   }
-  return { ok: true, value: { limit, status: status as PetStatus | undefined } };
+  return { ok: true, value: { limit, status: status as AnimalStatus | undefined } };
 }
 
 /** Validates the `petId` path segment: an int64 in canonical decimal form. */

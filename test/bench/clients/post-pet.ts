@@ -4,11 +4,11 @@
  * creation), reading back the status and `Retry-After`.
  */
 import { randomUUID } from 'node:crypto';
-import type { NewPet } from '../../../src/shared/animal';
+import type { NewAnimal } from '../../../src/shared/animal';
 import { encodeJson } from '../../../src/shared/json-codec';
 
 export interface Creation {
-  pet: NewPet;
+  pet: NewAnimal;
   idempotencyKey: string;
 }
 

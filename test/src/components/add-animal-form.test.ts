@@ -2,23 +2,23 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import AddAnimalForm from '../../../src/components/AddAnimalForm.svelte';
 import type { OutboxEntry } from '../../../src/data/outbox-records';
-import { AddAnimalFormStore, addedMessage, validateNewPet } from '../../../src/stores/add-animal-form.svelte';
+import { AddAnimalFormStore, addedMessage, validateNewAnimal } from '../../../src/stores/add-animal-form.svelte';
 import type { EntryLookup } from '../../../src/stores/outbox.svelte';
 import { ReactiveBox } from '../reactive-box.svelte';
 
-describe('validateNewPet', () => {
+describe('validateNewAnimal', () => {
   it('keeps a category id above 2^53 exact and canonical', () => {
-    const result = validateNewPet(' Rex ', '0009007199254740993', '');
+    const result = validateNewAnimal(' Rex ', '0009007199254740993', '');
     expect(result).toEqual({ ok: true, pet: { name: 'Rex', categoryId: '9007199254740993' } });
   });
 
   it('gives a plain message per bad field', () => {
-    const result = validateNewPet('  ', '12.5', '');
+    const result = validateNewAnimal('  ', '12.5', '');
     expect(result).toEqual({
       ok: false,
       errors: { name: 'Name is required.', categoryId: 'Category ID must be a whole number, such as 3.' },
     });
-    expect(validateNewPet('Rex', '99999999999999999999', 'sold')).toMatchObject({
+    expect(validateNewAnimal('Rex', '99999999999999999999', 'sold')).toMatchObject({
       ok: false,
       errors: { categoryId: 'Category ID is too large: it must fit a 64-bit whole number.' },
     });

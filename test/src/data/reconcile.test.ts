@@ -9,7 +9,7 @@ import { EVIDENCE_KEY, KEYS_TRUSTED_MS } from '../../../src/data/idempotency-evi
 import { Outbox } from '../../../src/data/outbox';
 import { knownIdsFor } from '../../../src/data/reconcile';
 import { SyncEngine } from '../../../src/data/sync-engine';
-import type { NewPet } from '../../../src/shared/animal';
+import type { NewAnimal } from '../../../src/shared/animal';
 import { err } from '../../../src/shared/result';
 import { FakeApi, FakeClock, animal, freshDb, pet, entriesOf } from './test-helpers';
 
@@ -21,7 +21,7 @@ afterEach(() => {
 });
 
 /** One profile whose first send of `entered` is cut: `stored` says whether the service kept it. */
-async function setup(entered: NewPet, cut: { stored: boolean } | null = { stored: true }) {
+async function setup(entered: NewAnimal, cut: { stored: boolean } | null = { stored: true }) {
   const clock = new FakeClock();
   const api = new FakeApi(clock);
   const { db, profileId, close } = freshDb();

@@ -1,5 +1,5 @@
 /** Helpers for the data-layer tests: unique databases, the tests' fake clock, a scripted fake API. */
-import type { Animal, NewPet } from '../../../src/shared/animal';
+import type { Animal, NewAnimal } from '../../../src/shared/animal';
 import type { ChannelInput, ChannelOutput } from '../../../src/shared/api';
 import type { AdoptionApi } from '../../../src/shared/client';
 import { err, ok, type AppError, type Result } from '../../../src/shared/result';
@@ -22,7 +22,7 @@ export function freshDb(): { profileId: string; db: ProfileDb; close: () => void
 
 export { FakeClock } from '../../support/fake-clock';
 
-export function pet(name: string, categoryId = '1', status?: NewPet['status']): NewPet {
+export function pet(name: string, categoryId = '1', status?: NewAnimal['status']): NewAnimal {
   return status ? { name, categoryId, status } : { name, categoryId };
 }
 
@@ -63,7 +63,7 @@ export class FakeApi implements Pick<AdoptionApi, 'createPet' | 'listPets'> {
   constructor(private readonly clock: { now(): number } = { now: () => 0 }) {}
 
   /** Stores a pet as the service would (under `key`, when given), returning the created animal. */
-  store(newPet: NewPet, key?: string): Animal {
+  store(newPet: NewAnimal, key?: string): Animal {
     const created: Animal = { id: String(this.nextId++), ...newPet };
     this.animals.push(created);
     if (key) this.byKey.set(key, created);

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { Animal, ListQuery, NewPet, Pets, ServiceError } from '../../../src/shared/animal';
+import { Animal, ListQuery, NewAnimal, Animals, ServiceError } from '../../../src/shared/animal';
 import { compareInt64, isInt64String } from '../../../src/shared/int64';
 
-describe('NewPet', () => {
+describe('NewAnimal', () => {
   it('accepts name and categoryId, with or without a status', () => {
-    expect(NewPet.parse({ name: ' Rex ', categoryId: '3' })).toEqual({ name: 'Rex', categoryId: '3' });
-    expect(NewPet.parse({ name: 'Rex', categoryId: '3', status: 'sold' }).status).toBe('sold');
+    expect(NewAnimal.parse({ name: ' Rex ', categoryId: '3' })).toEqual({ name: 'Rex', categoryId: '3' });
+    expect(NewAnimal.parse({ name: 'Rex', categoryId: '3', status: 'sold' }).status).toBe('sold');
   });
 
   it.each([
@@ -16,7 +16,7 @@ describe('NewPet', () => {
     [{ name: 'Rex', categoryId: 3 }, 'categoryId'],
     [{ name: 'Rex', categoryId: '3', status: 'adopted' }, 'status'],
   ])('rejects %j naming %s', (input, field) => {
-    const result = NewPet.safeParse(input);
+    const result = NewAnimal.safeParse(input);
     expect(result.success).toBe(false);
     expect(result.error?.issues.map((issue) => issue.path[0])).toContain(field);
   });
@@ -30,7 +30,7 @@ describe('Animal', () => {
 
   it('rejects a record without an id or with an unknown status', () => {
     expect(Animal.safeParse({ name: 'Rex', categoryId: '2' }).success).toBe(false);
-    expect(Pets.safeParse([{ id: '1', name: 'Rex', categoryId: '2', status: 'lost' }]).success).toBe(false);
+    expect(Animals.safeParse([{ id: '1', name: 'Rex', categoryId: '2', status: 'lost' }]).success).toBe(false);
   });
 });
 

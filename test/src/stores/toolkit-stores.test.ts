@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AnimalCache } from '../../../src/data/animal-cache';
 import { Outbox } from '../../../src/data/outbox';
 import { CategoryLabels } from '../../../src/shared/categories';
-import type { NewPet } from '../../../src/shared/animal';
+import type { NewAnimal } from '../../../src/shared/animal';
 import { AddAnimalFormStore } from '../../../src/stores/add-animal-form.svelte';
 import { CategoriesStore } from '../../../src/stores/categories.svelte';
 import { FileExportStore } from '../../../src/stores/file-export.svelte';
@@ -25,7 +25,7 @@ const csvFile = (text: string, name = 'animals.csv') => new File([text], name, {
 
 describe('the add form with the duplicate question', () => {
   function form(question: string | null) {
-    const enqueue = vi.fn(async (_pet: NewPet) => ({ ok: true as const }));
+    const enqueue = vi.fn(async (_pet: NewAnimal) => ({ ok: true as const }));
     const ask = vi.fn(async () => question);
     const store = new AddAnimalFormStore(enqueue, undefined, {
       duplicateQuestion: ask,
