@@ -144,7 +144,8 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     listPets: ({ profileId, query, view }) =>
       withClient(profileId, (c) => c.listPets(query, view === undefined ? {} : { view })),
     getPet: ({ profileId, id }) => withClient(profileId, (c) => c.getPet(id)),
-    createPet: ({ profileId, pet, idempotencyKey }) => withClient(profileId, (c) => c.createPet(pet, idempotencyKey)),
+    createPet: ({ profileId, animal, idempotencyKey }) =>
+      withClient(profileId, (c) => c.createPet(animal, idempotencyKey)),
     ordersRaw: ({ profileId }) => withClient(profileId, (c) => c.ordersRaw()),
     testKey: ({ profileId }) => withClient(profileId, (c) => c.testKey()),
     listProfiles: async () => ok(profiles.list()),

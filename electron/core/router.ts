@@ -35,7 +35,7 @@ export function isChannel(name: string): name is Channel {
   return KNOWN.has(name);
 }
 
-/** "pet.name: name is required; query.limit: limit must be at most 100" — paths and messages only. */
+/** "animal.name: name is required; query.limit: limit must be at most 100" — paths and messages only. */
 export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
   return issues
     .slice(0, 10)

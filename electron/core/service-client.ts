@@ -51,7 +51,11 @@ export interface CallOptions {
 export interface ServiceClient {
   listPets(query: z.input<typeof ListQuery>, options?: CallOptions): Promise<Result<ChannelOutput<'listPets'>>>;
   getPet(id: string, options?: CallOptions): Promise<Result<ChannelOutput<'getPet'>>>;
-  createPet(pet: NewAnimal, idempotencyKey: string, options?: CallOptions): Promise<Result<ChannelOutput<'createPet'>>>;
+  createPet(
+    animal: NewAnimal,
+    idempotencyKey: string,
+    options?: CallOptions,
+  ): Promise<Result<ChannelOutput<'createPet'>>>;
   ordersRaw(options?: CallOptions): Promise<Result<ChannelOutput<'ordersRaw'>>>;
   testKey(): Promise<Result<ChannelOutput<'testKey'>>>;
 }
@@ -247,8 +251,8 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       return ok({ animal: answer.result.data, fetchedAt: answer.fetchedAt, deprecation });
     },
 
-    async createPet(pet, idempotencyKey, callOptions = {}) {
-      const parsed = NewAnimal.safeParse(pet);
+    async createPet(animal, idempotencyKey, callOptions = {}) {
+      const parsed = NewAnimal.safeParse(animal);
       if (!parsed.success)
         return err('invalid_request', parsed.error.issues[0]?.message ?? 'The new animal is invalid.');
       const answer = await execute({

@@ -30,7 +30,7 @@ export interface ImportRow {
   category: string;
   status: string;
   /** The creation payload when the row is valid, else null. */
-  pet: NewAnimal | null;
+  animal: NewAnimal | null;
   /** Why the row cannot be imported (empty when it can). */
   problems: string[];
   /** Animals on this device (or earlier rows) with the same name and category. */
@@ -126,7 +126,7 @@ function checkRow(
   if ('problem' in categoryResult) problems.push(categoryResult.problem);
   const statusResult = statusOf(status);
   if ('problem' in statusResult) problems.push(statusResult.problem);
-  let pet: NewAnimal | null = null;
+  let animal: NewAnimal | null = null;
   const parsed = NewAnimal.safeParse({
     name,
     categoryId: 'id' in categoryResult ? categoryResult.id : '0',
@@ -136,10 +136,10 @@ function checkRow(
     for (const issue of parsed.error.issues) {
       if (issue.path[0] === 'name') problems.push(name.trim() === '' ? 'Name is missing.' : `Name: ${issue.message}.`);
     }
-  } else if (problems.length === 0) pet = parsed.data;
-  const duplicates = pet ? context.duplicates.find(pet) : [];
-  if (pet) context.duplicates.addFileRow(pet, row);
-  return { row, name, category: unneutralise(category), status, pet, problems, duplicates };
+  } else if (problems.length === 0) animal = parsed.data;
+  const duplicates = animal ? context.duplicates.find(animal) : [];
+  if (animal) context.duplicates.addFileRow(animal, row);
+  return { row, name, category: unneutralise(category), status, animal, problems, duplicates };
 }
 
 /** Reads the file's rows into a preview, or says in one message why the file cannot be imported. */
@@ -193,7 +193,7 @@ export function previewCsv(text: string, context: Context): PreviewResult {
     const quote = quoteProblems.get(index + 1);
     if (quote) {
       checked.problems.push(quote);
-      checked.pet = null;
+      checked.animal = null;
     }
     rows.push(checked);
   });

@@ -17,8 +17,8 @@ export type DuplicateMatch =
 
 type Named = Pick<NewAnimal, 'name' | 'categoryId'>;
 
-function keyOf(pet: Named): string {
-  return `${pet.categoryId}\u0000${matchKey(pet.name)}`;
+function keyOf(animal: Named): string {
+  return `${animal.categoryId}\u0000${matchKey(animal.name)}`;
 }
 
 export class DuplicateIndex {
@@ -56,18 +56,18 @@ export class DuplicateIndex {
     );
   }
 
-  /** What this pet matches (empty when nothing); a copy, so later rows do not change it. */
-  find(pet: Named): DuplicateMatch[] {
-    return [...(this.#matches.get(keyOf(pet)) ?? [])];
+  /** What this animal matches (empty when nothing); a copy, so later rows do not change it. */
+  find(animal: Named): DuplicateMatch[] {
+    return [...(this.#matches.get(keyOf(animal)) ?? [])];
   }
 
   /** Remembers a row of a file being imported, so later rows of the same file are flagged too. */
-  addFileRow(pet: Named, row: number): void {
-    this.#add(pet, { kind: 'file', row });
+  addFileRow(animal: Named, row: number): void {
+    this.#add(animal, { kind: 'file', row });
   }
 
-  #add(pet: Named, match: DuplicateMatch): void {
-    const key = keyOf(pet);
+  #add(animal: Named, match: DuplicateMatch): void {
+    const key = keyOf(animal);
     const list = this.#matches.get(key);
     if (list) list.push(match);
     else this.#matches.set(key, [match]);
@@ -93,6 +93,6 @@ export function describeMatches(matches: readonly DuplicateMatch[]): string {
 }
 
 /** The add form's question: "Kitten, Cats is already saved on this device (ID 41 / waiting to send). Add another?" */
-export function duplicateQuestion(pet: Named, matches: readonly DuplicateMatch[], labels: CategoryLabels): string {
-  return `${pet.name}, ${labels.describe(pet.categoryId)} is already saved on this device (${describeMatches(matches)}). Add another?`;
+export function duplicateQuestion(animal: Named, matches: readonly DuplicateMatch[], labels: CategoryLabels): string {
+  return `${animal.name}, ${labels.describe(animal.categoryId)} is already saved on this device (${describeMatches(matches)}). Add another?`;
 }

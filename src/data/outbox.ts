@@ -32,8 +32,8 @@ export class Outbox {
   }
 
   /** Adds an entry; resolves only after the transaction committed (strict durability). */
-  async enqueue(pet: NewAnimal): Promise<OutboxEntry> {
-    const [entry] = await this.enqueueMany([pet]);
+  async enqueue(animal: NewAnimal): Promise<OutboxEntry> {
+    const [entry] = await this.enqueueMany([animal]);
     return entry!;
   }
 
@@ -41,13 +41,13 @@ export class Outbox {
    * Adds several entries in the given order, each with its own idempotency key, in one
    * transaction: all are on disk (strict durability) when it resolves, or none is.
    */
-  async enqueueMany(pets: readonly NewAnimal[]): Promise<OutboxEntry[]> {
+  async enqueueMany(animals: readonly NewAnimal[]): Promise<OutboxEntry[]> {
     const db = this.db;
     const now = this.clock.now();
-    const rows: OutboxRow[] = pets.map((pet) => ({
+    const rows: OutboxRow[] = animals.map((animal) => ({
       localId: crypto.randomUUID(),
       idempotencyKey: crypto.randomUUID(),
-      pet,
+      pet: animal,
       createdAt: now,
       updatedAt: now,
       state: 'queued',
@@ -199,7 +199,7 @@ export class Outbox {
   }
 
   /** Staff corrected a `needs_attention` entry: queued again with a new idempotency key. */
-  async edit(localId: string, pet: NewAnimal): Promise<OutboxEntry> {
+  async edit(localId: string, animal: NewAnimal): Promise<OutboxEntry> {
     const db = this.db;
     let edited: OutboxRow | null = null;
     await db.transaction('rw', db.outbox, async () => {
@@ -209,7 +209,7 @@ export class Outbox {
       }
       edited = {
         ...row,
-        pet,
+        pet: animal,
         idempotencyKey: crypto.randomUUID(),
         state: 'queued',
         attempts: 0,

@@ -44,11 +44,11 @@ export function knownIdsFor(entry: OutboxEntry, cached: CachedAnimal[], outbox: 
   return known;
 }
 
-export function matchesAnimal(animal: Animal, pet: NewAnimal): boolean {
+export function matchesAnimal(animal: Animal, entered: NewAnimal): boolean {
   return (
-    animal.name.trim() === pet.name.trim() &&
-    animal.categoryId === pet.categoryId &&
-    (pet.status === undefined || animal.status === pet.status)
+    animal.name.trim() === entered.name.trim() &&
+    animal.categoryId === entered.categoryId &&
+    (entered.status === undefined || animal.status === entered.status)
   );
 }
 
@@ -60,8 +60,8 @@ export function matchesAnimal(animal: Animal, pet: NewAnimal): boolean {
  * not counted: an animal stored without any status beyond its first 100 is missed, and the
  * entry is sent again (a possible duplicate, never a loss).
  */
-function listsFor(pet: NewAnimal): Array<{ status: AnimalStatus | null; counts: boolean }> {
-  if (pet.status) return [{ status: pet.status, counts: true }];
+function listsFor(entered: NewAnimal): Array<{ status: AnimalStatus | null; counts: boolean }> {
+  if (entered.status) return [{ status: entered.status, counts: true }];
   return [...STATUSES.map((status) => ({ status, counts: true })), { status: null, counts: false }];
 }
 
@@ -69,18 +69,18 @@ function listsFor(pet: NewAnimal): Array<{ status: AnimalStatus | null; counts: 
 export async function lookForEntry(
   api: Pick<AdoptionApi, 'listPets'>,
   profileId: string,
-  pet: NewAnimal,
+  entered: NewAnimal,
   knownIds: ReadonlySet<string>,
 ): Promise<Result<Lookup>> {
   const found = new Map<string, Animal>();
   let complete = true;
-  for (const { status, counts } of listsFor(pet)) {
+  for (const { status, counts } of listsFor(entered)) {
     const query = status ? { limit: RECONCILE_LIMIT, status } : { limit: RECONCILE_LIMIT };
     const listed = await api.listPets({ profileId, query });
     if (!listed.ok) return listed;
     if (counts && listed.data.animals.length >= RECONCILE_LIMIT) complete = false;
     for (const animal of listed.data.animals) {
-      if (matchesAnimal(animal, pet) && !knownIds.has(animal.id)) found.set(animal.id, animal);
+      if (matchesAnimal(animal, entered) && !knownIds.has(animal.id)) found.set(animal.id, animal);
     }
   }
   const candidates = [...found.values()].sort((a, b) => compareInt64(b.id, a.id)).slice(0, MAX_CANDIDATES);

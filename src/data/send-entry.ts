@@ -64,7 +64,7 @@ export async function tryEntry(ctx: SendContext, entry: OutboxEntry, all: Outbox
   // Staff may have discarded it since the pass read the outbox: then it is not sent.
   const sending = await outbox.markSending(entry.localId);
   if (!sending) return done(null);
-  const result = await api.createPet({ profileId, pet: entry.pet, idempotencyKey: entry.idempotencyKey });
+  const result = await api.createPet({ profileId, animal: entry.pet, idempotencyKey: entry.idempotencyKey });
   if (result.ok) {
     const { animal } = result.data;
     const replayed = entry.notOurs.includes(animal.id) || (await new AnimalCache(db).read(animal.id)) !== null;

@@ -50,7 +50,7 @@ export const api = {
     output: z.object({ animal: Animal, fetchedAt: z.number(), deprecation: DeprecationInfo }),
   },
   createPet: {
-    input: ProfileRef.extend({ pet: NewAnimal, idempotencyKey: z.uuid() }),
+    input: ProfileRef.extend({ animal: NewAnimal, idempotencyKey: z.uuid() }),
     output: z.object({ animal: Animal, fetchedAt: z.number() }),
   },
   ordersRaw: {

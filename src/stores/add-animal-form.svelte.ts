@@ -31,13 +31,13 @@ export function validateNewAnimal(
   name: string,
   categoryId: string,
   status: AnimalStatus | '',
-): { ok: true; pet: NewAnimal } | { ok: false; errors: FieldErrors } {
+): { ok: true; animal: NewAnimal } | { ok: false; errors: FieldErrors } {
   const parsed = NewAnimal.safeParse({
     name,
     categoryId: canonicalCategoryId(categoryId),
     ...(status === '' ? {} : { status }),
   });
-  if (parsed.success) return { ok: true, pet: parsed.data };
+  if (parsed.success) return { ok: true, animal: parsed.data };
   const errors: FieldErrors = {};
   for (const issue of parsed.error.issues) {
     const field = String(issue.path[0] ?? '');
@@ -51,8 +51,8 @@ export function validateNewAnimal(
 export interface AddFormHooks {
   /** The id of a known category name typed in the Category field ("Dogs" → "1"), else null. */
   categoryIdOf?: (text: string) => string | null;
-  /** The question to ask when the pet looks already saved on this device, else null. */
-  duplicateQuestion?: (pet: NewAnimal) => Promise<string | null>;
+  /** The question to ask when the animal looks already saved on this device, else null. */
+  duplicateQuestion?: (animal: NewAnimal) => Promise<string | null>;
   /** The outbox entry of an added animal (OutboxStore.lookup); without it the message stays "waiting". */
   entryOf?: (localId: string) => EntryLookup;
 }
@@ -80,7 +80,7 @@ export function addedMessage(name: string, found: EntryLookup): AddedMessage | n
   }
 }
 
-const animalKey = (pet: NewAnimal) => `${pet.categoryId}\u0000${matchKey(pet.name)}`;
+const animalKey = (animal: NewAnimal) => `${animal.categoryId}\u0000${matchKey(animal.name)}`;
 
 export class AddAnimalFormStore {
   name = $state('');
@@ -100,14 +100,14 @@ export class AddAnimalFormStore {
   failure = $state<string | null>(null);
   /** Counts resets, so the view can move focus back to Name. */
   resets = $state(0);
-  /** Asked before saving a pet that looks already saved: staff add it anyway or not. */
+  /** Asked before saving an animal that looks already saved: staff add it anyway or not. */
   duplicate = $state<string | null>(null);
   #touched = false;
-  /** The pet the duplicate question is about: submitting that same pet again adds it. */
+  /** The animal the duplicate question is about: submitting that same animal again adds it. */
   #askedKey: string | null = null;
 
   constructor(
-    private readonly enqueue: (pet: NewAnimal) => Promise<EnqueueResult>,
+    private readonly enqueue: (animal: NewAnimal) => Promise<EnqueueResult>,
     initial?: NewAnimal,
     private readonly hooks: AddFormHooks = {},
   ) {
@@ -124,7 +124,7 @@ export class AddAnimalFormStore {
     const result = validateNewAnimal(this.name, this.#categoryText(), this.status);
     this.errors = result.ok ? {} : result.errors;
     // Another animal now: the question was about the one before.
-    if (this.#askedKey !== null && (!result.ok || animalKey(result.pet) !== this.#askedKey)) this.dontAdd(false);
+    if (this.#askedKey !== null && (!result.ok || animalKey(result.animal) !== this.#askedKey)) this.dontAdd(false);
   }
 
   /** Staff answered the duplicate question with "Don't add": the question goes (and the fields, if `clear`). */
@@ -150,10 +150,10 @@ export class AddAnimalFormStore {
     }
     this.errors = {};
     this.submitting = true;
-    const key = animalKey(result.pet);
+    const key = animalKey(result.animal);
     if (this.hooks.duplicateQuestion && this.#askedKey !== key) {
-      // Never blocks, never silent: the question is asked once; the same pet submitted again is added.
-      const question = await this.hooks.duplicateQuestion(result.pet).catch(() => null);
+      // Never blocks, never silent: the question is asked once; the same animal submitted again is added.
+      const question = await this.hooks.duplicateQuestion(result.animal).catch(() => null);
       if (question) {
         this.submitting = false;
         this.duplicate = question;
@@ -161,13 +161,13 @@ export class AddAnimalFormStore {
         return false;
       }
     }
-    const saved = await this.enqueue(result.pet);
+    const saved = await this.enqueue(result.animal);
     this.submitting = false;
     if (!saved.ok) {
       this.failure = `Not saved: ${saved.message}`;
       return false;
     }
-    this.added = { name: result.pet.name, localId: saved.localId ?? null };
+    this.added = { name: result.animal.name, localId: saved.localId ?? null };
     this.duplicate = null;
     this.#askedKey = null;
     this.#clear();

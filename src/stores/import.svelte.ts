@@ -14,7 +14,7 @@ import { DuplicateIndex } from '../data/duplicates';
 export type ImportState = 'idle' | 'reading' | 'preview' | 'saving' | 'done';
 
 type EnqueueMany = (
-  pets: readonly NewAnimal[],
+  animals: readonly NewAnimal[],
 ) => Promise<{ ok: true; count: number } | { ok: false; message: string }>;
 
 const plural = (count: number, one: string, many = `${one}s`) =>
@@ -32,8 +32,8 @@ export class ImportStore {
   message = $state<string | null>(null);
   failure = $state<string | null>(null);
   readonly rows: ImportRow[] = $derived(this.preview?.rows ?? []);
-  readonly valid: ImportRow[] = $derived(this.rows.filter((row) => row.pet !== null));
-  readonly invalid: ImportRow[] = $derived(this.rows.filter((row) => row.pet === null));
+  readonly valid: ImportRow[] = $derived(this.rows.filter((row) => row.animal !== null));
+  readonly invalid: ImportRow[] = $derived(this.rows.filter((row) => row.animal === null));
   readonly flagged: ImportRow[] = $derived(this.valid.filter((row) => row.duplicates.length > 0));
   readonly toQueue: ImportRow[] = $derived(
     this.includeDuplicates ? this.valid : this.valid.filter((row) => row.duplicates.length === 0),
@@ -81,7 +81,7 @@ export class ImportStore {
     if (rows.length === 0) return;
     this.state = 'saving';
     this.failure = null;
-    const saved = await this.enqueueMany(rows.map((row) => row.pet as NewAnimal));
+    const saved = await this.enqueueMany(rows.map((row) => row.animal as NewAnimal));
     if (!saved.ok) {
       this.state = 'preview';
       this.failure = `Nothing was added: ${saved.message}`;

@@ -78,10 +78,10 @@ export class OutboxStore {
   }
 
   /** Writes the creation to the outbox (committed, strict durability), then asks sync to send. */
-  async enqueue(pet: NewAnimal): Promise<{ ok: true; localId: string } | { ok: false; message: string }> {
+  async enqueue(animal: NewAnimal): Promise<{ ok: true; localId: string } | { ok: false; message: string }> {
     let localId: string;
     try {
-      ({ localId } = await this.outbox.enqueue(pet));
+      ({ localId } = await this.outbox.enqueue(animal));
     } catch (error) {
       return { ok: false, message: error instanceof Error ? error.message : String(error) };
     }
@@ -100,10 +100,12 @@ export class OutboxStore {
    * Writes several creations (a spreadsheet import) in file order in one transaction, each with
    * its own idempotency key; resolves once all are on disk (or none is), then asks sync to send.
    */
-  async enqueueMany(pets: readonly NewAnimal[]): Promise<{ ok: true; count: number } | { ok: false; message: string }> {
+  async enqueueMany(
+    animals: readonly NewAnimal[],
+  ): Promise<{ ok: true; count: number } | { ok: false; message: string }> {
     let count: number;
     try {
-      count = (await this.outbox.enqueueMany(pets)).length;
+      count = (await this.outbox.enqueueMany(animals)).length;
     } catch (error) {
       return { ok: false, message: error instanceof Error ? error.message : String(error) };
     }
@@ -111,9 +113,9 @@ export class OutboxStore {
     return { ok: true, count };
   }
 
-  async editAndResend(localId: string, pet: NewAnimal): Promise<string | null> {
+  async editAndResend(localId: string, animal: NewAnimal): Promise<string | null> {
     try {
-      await this.outbox.edit(localId, pet);
+      await this.outbox.edit(localId, animal);
     } catch (error) {
       return error instanceof Error ? error.message : String(error);
     }

@@ -45,11 +45,11 @@ export class ProfileSession {
     this.list = new AnimalListStore(api, profileId, this.cache, this.outbox);
     this.categories = new CategoriesStore(this.db);
     this.print = new PrintStore(api, this.cache);
-    this.addForm = new AddAnimalFormStore((pet) => this.outbox.enqueue(pet), undefined, {
+    this.addForm = new AddAnimalFormStore((animal) => this.outbox.enqueue(animal), undefined, {
       categoryIdOf: (text) => this.categories.labels.idOf(text),
-      duplicateQuestion: async (pet) => {
-        const matches = (await DuplicateIndex.read(this.db)).find(pet);
-        return matches.length > 0 ? duplicateQuestion(pet, matches, this.categories.labels) : null;
+      duplicateQuestion: async (animal) => {
+        const matches = (await DuplicateIndex.read(this.db)).find(animal);
+        return matches.length > 0 ? duplicateQuestion(animal, matches, this.categories.labels) : null;
       },
       entryOf: (localId) => this.outbox.lookup(localId),
     });

@@ -46,7 +46,7 @@ async function appCoreClient(target: DrainTarget): Promise<StormClient & { dispo
     async drain(creations: readonly Creation[]) {
       let created = 0;
       for (const creation of creations) {
-        const input = { profileId: 'local', pet: creation.pet, idempotencyKey: creation.idempotencyKey };
+        const input = { profileId: 'local', animal: creation.animal, idempotencyKey: creation.idempotencyKey };
         while (!target.signal.aborted) {
           if ((await core.router.handle('createPet', input)).ok) {
             created += 1;

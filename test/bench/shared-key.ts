@@ -47,7 +47,7 @@ async function drainAppCore(target: DrainTarget, creations: readonly Creation[])
     await core.router.handle('setKey', { profileId: 'local', key: target.key });
     const results = await Promise.all(
       creations.map(async (creation) => {
-        const input = { profileId: 'local', pet: creation.pet, idempotencyKey: creation.idempotencyKey };
+        const input = { profileId: 'local', animal: creation.animal, idempotencyKey: creation.idempotencyKey };
         while (!target.signal.aborted) {
           const result = await core.router.handle('createPet', input);
           if (result.ok) return true;

@@ -5,8 +5,8 @@ test('an entry the service refuses (400) needs attention and does not block the 
   const { page, service } = app;
   // The app validates exactly as the service does, so the refusal is staged at the host's API.
   await page.route('**/api/createPet', async (route) => {
-    const body = route.request().postDataJSON() as { pet: { name: string } };
-    if (body.pet.name !== 'Refused') return route.continue();
+    const body = route.request().postDataJSON() as { animal: { name: string } };
+    if (body.animal.name !== 'Refused') return route.continue();
     return route.fulfill({
       contentType: 'application/json',
       body: JSON.stringify({
@@ -38,8 +38,8 @@ test('a discarded entry is never sent, while the next one is', async ({ app }) =
   // that the service accepts everything: had Ghost stayed in the queue, it could be sent.
   let ghostTries = 0;
   await page.route('**/api/createPet', async (route) => {
-    const body = route.request().postDataJSON() as { pet: { name: string } };
-    if (body.pet.name !== 'Ghost' || ++ghostTries > 1) return route.continue();
+    const body = route.request().postDataJSON() as { animal: { name: string } };
+    if (body.animal.name !== 'Ghost' || ++ghostTries > 1) return route.continue();
     return route.fulfill({
       contentType: 'application/json',
       body: JSON.stringify({ ok: false, error: { code: 'invalid', status: 400, message: 'categoryId is unknown' } }),

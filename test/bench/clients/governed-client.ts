@@ -1,6 +1,6 @@
 /**
  * "Ours" in the drain benches: the app's real path for a write, the profile's
- * `RateLimitGovernor` (default options) and `createServiceClient(...).createPet(pet, key)`,
+ * `RateLimitGovernor` (default options) and `createServiceClient(...).createPet(animal, key)`,
  * with every creation queued at once; the governor sends writes one at a time, in order. A
  * creation the core gives up on (its retries used up) is sent again with the same key, as
  * the outbox does, until it is created or the bench's deadline passes.
@@ -24,7 +24,7 @@ export async function drainGoverned(target: DrainTarget, creations: readonly Cre
     const created = await Promise.all(
       creations.map(async (creation) => {
         while (!target.signal.aborted) {
-          const result = await client.createPet(creation.pet, creation.idempotencyKey, { signal: target.signal });
+          const result = await client.createPet(creation.animal, creation.idempotencyKey, { signal: target.signal });
           if (result.ok) return true;
           if (result.error.code !== 'rate_limited' && result.error.code !== 'banned') return false;
         }

@@ -8,7 +8,7 @@ import type { NewAnimal } from '../../../src/shared/animal';
 import { encodeJson } from '../../../src/shared/json-codec';
 
 export interface Creation {
-  pet: NewAnimal;
+  animal: NewAnimal;
   idempotencyKey: string;
 }
 
@@ -30,7 +30,7 @@ export interface DrainOutcome {
 /** `count` creations, each with its own Idempotency-Key. */
 export function makeCreations(count: number, label: string): Creation[] {
   return Array.from({ length: count }, (_, i) => ({
-    pet: { name: `${label} ${i + 1}`, categoryId: String((i % 7) + 1), status: 'available' as const },
+    animal: { name: `${label} ${i + 1}`, categoryId: String((i % 7) + 1), status: 'available' as const },
     idempotencyKey: randomUUID(),
   }));
 }
@@ -49,7 +49,7 @@ export async function postPet(target: DrainTarget, creation: Creation): Promise<
       'Content-Type': 'application/json',
       'Idempotency-Key': `"${creation.idempotencyKey}"`,
     },
-    body: encodeJson(creation.pet),
+    body: encodeJson(creation.animal),
     signal: target.signal,
   });
   await response.arrayBuffer();

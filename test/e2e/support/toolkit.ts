@@ -14,11 +14,11 @@ export async function serviceList(service: E2eService, query = 'limit=100'): Pro
 }
 
 /** Creates an animal straight on the service (as another laptop would). */
-export async function createOnService(service: E2eService, pet: Omit<Animal, 'id'>): Promise<Animal> {
+export async function createOnService(service: E2eService, animal: Omit<Animal, 'id'>): Promise<Animal> {
   const response = await fetch(`${service.url}/pets`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${service.key}`, 'Content-Type': 'application/json' },
-    body: encodeJson(pet),
+    body: encodeJson(animal),
   });
   if (response.status !== 201) throw new Error(`the service answered ${response.status}`);
   return decodeJson(await response.text()) as Animal;

@@ -76,7 +76,7 @@ describe('app core over the local service', () => {
           profileId,
           query: {},
           id: '1',
-          pet: { name: 'x', categoryId: '1' },
+          animal: { name: 'x', categoryId: '1' },
           idempotencyKey: crypto.randomUUID(),
         };
         expect(await core.router.handle(channel, input)).toMatchObject({

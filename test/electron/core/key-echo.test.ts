@@ -125,7 +125,7 @@ describe('a service that echoes the key', () => {
     expect(await call('getPet', { profileId: 'local', id: '1' })).toMatchObject({ ok: true });
     const created = await call('createPet', {
       profileId: 'local',
-      pet: { name: 'Rex', categoryId: '1' },
+      animal: { name: 'Rex', categoryId: '1' },
       idempotencyKey: '4b3f2a7e-3c1d-4e5f-9a8b-7c6d5e4f3a2b',
     });
     expect(created).toMatchObject({ ok: false, error: { code: 'server_error' } });

@@ -93,7 +93,7 @@ describe('a key bound to its origin', () => {
         profileId: 'local',
         query: {},
         id: '1',
-        pet: { name: 'Rex', categoryId: '1' },
+        animal: { name: 'Rex', categoryId: '1' },
         idempotencyKey: crypto.randomUUID(),
       });
       expect(result, channel).toMatchObject({ ok: false, error: { code: 'no_key' } });

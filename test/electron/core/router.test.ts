@@ -43,7 +43,7 @@ const VALID: { [C in Channel]: { input: unknown; output: unknown } } = {
   createPet: {
     input: {
       profileId: 'local',
-      pet: { name: 'Rex', categoryId: '3' },
+      animal: { name: 'Rex', categoryId: '3' },
       idempotencyKey: '4b3f2a7e-3c1d-4e5f-9a8b-7c6d5e4f3a2b',
     },
     output: { animal: ANIMAL, fetchedAt: 1 },
@@ -78,10 +78,14 @@ const INVALID_FIELDS: { [C in Channel]: unknown[] } = {
     { profileId: 'local', id: '99999999999999999999' },
   ],
   createPet: [
-    { profileId: 'local', pet: { name: 'Rex', categoryId: '3' } },
-    { profileId: 'local', pet: { name: '', categoryId: '3' }, idempotencyKey: '4b3f2a7e-3c1d-4e5f-9a8b-7c6d5e4f3a2b' },
-    { profileId: 'local', pet: { name: 'Rex' }, idempotencyKey: '4b3f2a7e-3c1d-4e5f-9a8b-7c6d5e4f3a2b' },
-    { profileId: 'local', pet: { name: 'Rex', categoryId: '3' }, idempotencyKey: 'not-a-uuid' },
+    { profileId: 'local', animal: { name: 'Rex', categoryId: '3' } },
+    {
+      profileId: 'local',
+      animal: { name: '', categoryId: '3' },
+      idempotencyKey: '4b3f2a7e-3c1d-4e5f-9a8b-7c6d5e4f3a2b',
+    },
+    { profileId: 'local', animal: { name: 'Rex' }, idempotencyKey: '4b3f2a7e-3c1d-4e5f-9a8b-7c6d5e4f3a2b' },
+    { profileId: 'local', animal: { name: 'Rex', categoryId: '3' }, idempotencyKey: 'not-a-uuid' },
   ],
   ordersRaw: [{}, { profileId: 7 }],
   listProfiles: [],

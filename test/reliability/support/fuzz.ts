@@ -119,7 +119,7 @@ export function createFuzzer(seed: number, jsonOnly = false) {
     profileId: () => pick(profileIds),
     query: () => pick([{ limit: 20 }, {}, { limit: 0 }, { limit: 101 }, { limit: 2.5 }, { status: 'lost' }]),
     id: () => pick(['1', '9007199254740993', '9223372036854775807', '9223372036854775808', '-0', '01', 1, 'abc']),
-    pet: () =>
+    animal: () =>
       pick([
         { name: 'Rex', categoryId: '1' },
         { name: '   ', categoryId: '1' },
@@ -138,7 +138,7 @@ export function createFuzzer(seed: number, jsonOnly = false) {
   const SHAPES: Record<Channel, string[]> = {
     listPets: ['profileId', 'query'],
     getPet: ['profileId', 'id'],
-    createPet: ['profileId', 'pet', 'idempotencyKey'],
+    createPet: ['profileId', 'animal', 'idempotencyKey'],
     ordersRaw: ['profileId'],
     listProfiles: [],
     saveProfile: ['name', 'baseUrl', 'color'],

@@ -9,7 +9,7 @@ import { ReactiveBox } from '../reactive-box.svelte';
 describe('validateNewAnimal', () => {
   it('keeps a category id above 2^53 exact and canonical', () => {
     const result = validateNewAnimal(' Rex ', '0009007199254740993', '');
-    expect(result).toEqual({ ok: true, pet: { name: 'Rex', categoryId: '9007199254740993' } });
+    expect(result).toEqual({ ok: true, animal: { name: 'Rex', categoryId: '9007199254740993' } });
   });
 
   it('gives a plain message per bad field', () => {

@@ -3,13 +3,13 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import CheckNeededEntry from '../../../src/components/CheckNeededEntry.svelte';
 import type { OutboxEntry } from '../../../src/data/outbox-records';
 import type { OutboxStore } from '../../../src/stores/outbox.svelte';
-import { animal, pet } from '../data/test-helpers';
+import { animal, newAnimal } from '../data/test-helpers';
 
 function entry(check: OutboxEntry['check']): OutboxEntry {
   return {
     localId: 'l1',
     idempotencyKey: '7b0c1f3e-2d4a-4c5b-9e8f-1a2b3c4d5e6f',
-    pet: pet('Kitten', '2'),
+    pet: newAnimal('Kitten', '2'),
     createdAt: 0,
     updatedAt: 0,
     state: 'check_needed',

@@ -63,7 +63,7 @@ describe('CSV export', () => {
     const preview = previewCsv(decoded.text, { labels, duplicates: DuplicateIndex.of([], []) });
     if (!preview.ok) throw new Error(preview.message);
     expect(preview.rows.every((row) => row.problems.length === 0)).toBe(true);
-    expect(preview.rows.map((row) => row.pet)).toEqual(animals.map(({ id: _id, ...pet }) => pet));
+    expect(preview.rows.map((row) => row.animal)).toEqual(animals.map(({ id: _id, ...animal }) => animal));
     const ids = rowsOf(csv)
       .slice(1)
       .map((row) => row[4]);

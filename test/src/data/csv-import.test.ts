@@ -32,7 +32,7 @@ describe('CSV import preview', () => {
     ] as const) {
       const result = preview(text);
       expect(result.delimiter).toBe(delimiter);
-      expect(result.rows.map((row) => [row.row, row.pet, row.problems])).toEqual([
+      expect(result.rows.map((row) => [row.row, row.animal, row.problems])).toEqual([
         [2, { name: 'Rex', categoryId: '1', status: 'available' }, []],
         [3, { name: 'Mimi', categoryId: '2' }, []],
         [4, { name: 'Biscuit, Jr.', categoryId: '2', status: 'pending' }, []],
@@ -59,7 +59,7 @@ describe('CSV import preview', () => {
     ].join('\n');
     const result = preview(text);
     const byRow = new Map(result.rows.map((row) => [row.row, row]));
-    expect(byRow.get(2)?.pet).toEqual({ name: 'Rex', categoryId: '1', status: 'available' });
+    expect(byRow.get(2)?.animal).toEqual({ name: 'Rex', categoryId: '1', status: 'available' });
     expect(byRow.get(3)?.problems).toEqual(['Name is missing.']);
     expect(byRow.get(4)?.problems[0]).toContain('Category “Dogz” is not a known category name');
     expect(byRow.get(5)?.problems[0]).toContain('Category “1.5” is not a known category name');
@@ -69,13 +69,13 @@ describe('CSV import preview', () => {
     expect(byRow.get(7)?.problems[0]).toContain('Status “adopted” is not available, pending or sold');
     expect(byRow.get(8)?.problems[0]).toContain('Name starts with “=”, so a spreadsheet would run it as a formula');
     expect(byRow.get(9)?.problems[0]).toContain('Name starts with “@”');
-    expect(byRow.get(10)?.pet).toEqual({ name: '=Equals', categoryId: '1' });
+    expect(byRow.get(10)?.animal).toEqual({ name: '=Equals', categoryId: '1' });
     expect(byRow.get(11)?.problems[0]).toContain('The row has 4 cells but the header has 3');
     expect(byRow.get(12)?.problems).toEqual(['Name: name must be at most 200 characters.']);
     expect(byRow.has(13)).toBe(false);
     expect(result.emptyRows).toBe(1);
-    expect(byRow.get(14)?.pet).toEqual({ name: 'Zed', categoryId: '-3' });
-    expect(result.rows.filter((row) => row.pet).map((row) => row.row)).toEqual([2, 10, 14]);
+    expect(byRow.get(14)?.animal).toEqual({ name: 'Zed', categoryId: '-3' });
+    expect(result.rows.filter((row) => row.animal).map((row) => row.row)).toEqual([2, 10, 14]);
   });
 
   it('flags rows matching the cache, the outbox or an earlier row, and still lets them through', () => {
@@ -86,13 +86,13 @@ describe('CSV import preview', () => {
       [3, []],
       [4, [{ kind: 'file', row: 3 }]],
     ]);
-    expect(result.rows.every((row) => row.pet !== null)).toBe(true);
+    expect(result.rows.every((row) => row.animal !== null)).toBe(true);
   });
 
   it('names the columns it does not use (an export has id and category name)', () => {
     const result = preview('name,category,category name,status,id\nRex,1,Dogs,available,9007199254740993\n');
     expect(result.ignoredColumns).toEqual(['category name', 'id']);
-    expect(result.rows[0]?.pet).toEqual({ name: 'Rex', categoryId: '1', status: 'available' });
+    expect(result.rows[0]?.animal).toEqual({ name: 'Rex', categoryId: '1', status: 'available' });
   });
 
   it('refuses a file without the columns, with a header twice, or without rows, saying why', () => {
@@ -109,9 +109,9 @@ describe('CSV import preview', () => {
 
   it('marks a row whose quote is never closed', () => {
     const result = preview('name,category\nRex,1\n"Tom,1\nMia,2\n');
-    expect(result.rows[0]?.pet).not.toBeNull();
+    expect(result.rows[0]?.animal).not.toBeNull();
     expect(result.rows.at(-1)?.problems.join(' ')).toContain('A quote in this row is not closed');
-    expect(result.rows.at(-1)?.pet).toBeNull();
+    expect(result.rows.at(-1)?.animal).toBeNull();
   });
 });
 

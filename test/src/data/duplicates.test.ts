@@ -3,7 +3,7 @@ import { AnimalCache } from '../../../src/data/animal-cache';
 import { DuplicateIndex, describeMatches, duplicateQuestion } from '../../../src/data/duplicates';
 import { Outbox } from '../../../src/data/outbox';
 import { CategoryLabels } from '../../../src/shared/categories';
-import { FakeClock, animal, appError, freshDb, pet } from './test-helpers';
+import { FakeClock, animal, appError, freshDb, newAnimal } from './test-helpers';
 
 const labels = new CategoryLabels([{ id: '2', label: 'Cats' }]);
 
@@ -13,10 +13,10 @@ describe('the duplicate matcher', () => {
 
   it('matches name (trimmed, case and accents aside) and category; never another category', () => {
     const index = DuplicateIndex.of([animal('41', 'Kitten', '2'), animal('42', 'Chloé', '2')], []);
-    expect(index.find(pet('  kITTEN ', '2'))).toEqual([{ kind: 'saved', id: '41' }]);
-    expect(index.find(pet('CHLOE', '2'))).toEqual([{ kind: 'saved', id: '42' }]);
-    expect(index.find(pet('Kitten', '3'))).toEqual([]);
-    expect(index.find(pet('Kittens', '2'))).toEqual([]);
+    expect(index.find(newAnimal('  kITTEN ', '2'))).toEqual([{ kind: 'saved', id: '41' }]);
+    expect(index.find(newAnimal('CHLOE', '2'))).toEqual([{ kind: 'saved', id: '42' }]);
+    expect(index.find(newAnimal('Kitten', '3'))).toEqual([]);
+    expect(index.find(newAnimal('Kittens', '2'))).toEqual([]);
   });
 
   it('reads the cache and the outbox: waiting, refused and sent entries, each once', async () => {
@@ -26,17 +26,17 @@ describe('the duplicate matcher', () => {
     await new AnimalCache(fresh.db).saveAnimal(animal('41', 'Kitten', '2'), clock.now());
     const outbox = new Outbox(fresh.db, clock);
     const [waiting, refused, sent, sentUncached] = await outbox.enqueueMany([
-      pet('kitten', '2'),
-      pet('Kitten ', '2'),
-      pet('Kitten', '2'),
-      pet('Kitten', '2'),
+      newAnimal('kitten', '2'),
+      newAnimal('Kitten ', '2'),
+      newAnimal('Kitten', '2'),
+      newAnimal('Kitten', '2'),
     ]);
     await outbox.markNeedsAttention(refused!.localId, appError('invalid_request'));
     await outbox.markSent(sent!.localId, animal('41', 'Kitten', '2'));
     await fresh.db.outbox.update(sentUncached!.localId, { state: 'sent', serverId: '77' });
     expect(waiting).toBeDefined();
 
-    const matches = (await DuplicateIndex.read(fresh.db)).find(pet('KITTEN', '2'));
+    const matches = (await DuplicateIndex.read(fresh.db)).find(newAnimal('KITTEN', '2'));
     expect(matches).toEqual([
       { kind: 'saved', id: '41' },
       { kind: 'outbox', state: 'queued' },
@@ -48,15 +48,15 @@ describe('the duplicate matcher', () => {
 
   it('flags later rows of the same file and says which row', () => {
     const index = DuplicateIndex.of([], []);
-    expect(index.find(pet('Rex', '1'))).toEqual([]);
-    index.addFileRow(pet('Rex', '1'), 4);
-    expect(describeMatches(index.find(pet('rex', '1')))).toBe('row 4 of this file');
+    expect(index.find(newAnimal('Rex', '1'))).toEqual([]);
+    index.addFileRow(newAnimal('Rex', '1'), 4);
+    expect(describeMatches(index.find(newAnimal('rex', '1')))).toBe('row 4 of this file');
   });
 
   it('asks the add form question in staff words, with the category name when known', () => {
     expect(
       duplicateQuestion(
-        pet('Kitten', '2'),
+        newAnimal('Kitten', '2'),
         [
           { kind: 'saved', id: '41' },
           { kind: 'outbox', state: 'queued' },
@@ -64,7 +64,7 @@ describe('the duplicate matcher', () => {
         labels,
       ),
     ).toBe('Kitten, Cats is already saved on this device (ID 41 / waiting to send). Add another?');
-    expect(duplicateQuestion(pet('Rex', '9'), [{ kind: 'outbox', state: 'sending' }], labels)).toBe(
+    expect(duplicateQuestion(newAnimal('Rex', '9'), [{ kind: 'outbox', state: 'sending' }], labels)).toBe(
       'Rex, category 9 is already saved on this device (sending). Add another?',
     );
     const many = ['1', '2', '3', '4', '5'].map((id) => ({ kind: 'saved' as const, id }));

@@ -1,20 +1,20 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Outbox } from '../../../src/data/outbox';
 import { openProfileDb } from '../../../src/data/db';
-import { FakeClock, freshDb, pet, entriesOf } from './test-helpers';
+import { FakeClock, freshDb, newAnimal, entriesOf } from './test-helpers';
 
 describe('Outbox.enqueueMany (a spreadsheet import)', () => {
   let close = () => {};
   afterEach(() => close());
 
-  it('adds every pet in the given order, each with its own idempotency key, durably', async () => {
+  it('adds every animal in the given order, each with its own idempotency key, durably', async () => {
     const fresh = freshDb();
     close = fresh.close;
     const outbox = new Outbox(fresh.db, new FakeClock());
-    await outbox.enqueue(pet('Before'));
-    const pets = Array.from({ length: 200 }, (_, i) => pet(`Animal ${i}`, String(i + 1)));
-    const entries = await outbox.enqueueMany(pets);
-    expect(entries.map((entry) => entry.pet)).toEqual(pets);
+    await outbox.enqueue(newAnimal('Before'));
+    const animals = Array.from({ length: 200 }, (_, i) => newAnimal(`Animal ${i}`, String(i + 1)));
+    const entries = await outbox.enqueueMany(animals);
+    expect(entries.map((entry) => entry.pet)).toEqual(animals);
     expect(new Set(entries.map((entry) => entry.idempotencyKey)).size).toBe(200);
     expect(new Set(entries.map((entry) => entry.localId)).size).toBe(200);
 
@@ -24,7 +24,7 @@ describe('Outbox.enqueueMany (a spreadsheet import)', () => {
     const reopened = openProfileDb(fresh.profileId);
     close = () => reopened.close();
     const listed = await entriesOf(new Outbox(reopened));
-    expect(listed.map((entry) => entry.pet.name)).toEqual(['Before', ...pets.map((p) => p.name)]);
+    expect(listed.map((entry) => entry.pet.name)).toEqual(['Before', ...animals.map((p) => p.name)]);
     expect(listed.every((entry) => entry.state === 'queued')).toBe(true);
   });
 });

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Outbox, OutboxStateError } from '../../../src/data/outbox';
 import { AnimalCache } from '../../../src/data/animal-cache';
 import { openProfileDb, type ProfileDb } from '../../../src/data/db';
-import { FakeClock, animal, appError, freshDb, pet, entriesOf, pendingOf } from './test-helpers';
+import { FakeClock, animal, appError, freshDb, newAnimal, entriesOf, pendingOf } from './test-helpers';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -19,7 +19,7 @@ describe('Outbox', () => {
 
   it('stores an entered animal durably: committed and listed, also by a new connection', async () => {
     const { profileId, clock, outbox, db } = setup();
-    const entry = await outbox.enqueue(pet('Rex', '7', 'available'));
+    const entry = await outbox.enqueue(newAnimal('Rex', '7', 'available'));
     expect(entry).toMatchObject({
       pet: { name: 'Rex', categoryId: '7', status: 'available' },
       state: 'queued',
@@ -45,13 +45,13 @@ describe('Outbox', () => {
 
   it('keeps creation order even when entries share a millisecond', async () => {
     const { outbox } = setup();
-    for (const name of ['A', 'B', 'C', 'D', 'E']) await outbox.enqueue(pet(name));
+    for (const name of ['A', 'B', 'C', 'D', 'E']) await outbox.enqueue(newAnimal(name));
     expect((await entriesOf(outbox)).map((e) => e.pet.name)).toEqual(['A', 'B', 'C', 'D', 'E']);
   });
 
   it('reads a row that fails the schema without moving it; setAside moves it to the quarantine, never dropping it', async () => {
     const { db, outbox, clock } = setup();
-    const good = await outbox.enqueue(pet('Good'));
+    const good = await outbox.enqueue(newAnimal('Good'));
     const broken = { localId: 'broken-1', idempotencyKey: 'not-a-uuid', pet: { name: 'X' }, state: 'lost', seq: 99 };
     await db.outbox.put(broken as never);
 
@@ -73,7 +73,7 @@ describe('Outbox', () => {
 
   it('setAside leaves a row that was rewritten valid meanwhile', async () => {
     const { db, outbox } = setup();
-    const good = await outbox.enqueue(pet('Good'));
+    const good = await outbox.enqueue(newAnimal('Good'));
     await db.outbox.put({ ...good, seq: 1, state: 'lost' } as never);
     const { invalid } = await outbox.readAll();
     await db.outbox.put({ ...good, seq: 1 });
@@ -84,7 +84,7 @@ describe('Outbox', () => {
 
   it('does not mark a discarded entry as sending (a pass read it before staff discarded it)', async () => {
     const { outbox } = setup();
-    const entry = await outbox.enqueue(pet('Rex'));
+    const entry = await outbox.enqueue(newAnimal('Rex'));
     await outbox.discard(entry.localId);
     expect(await outbox.markSending(entry.localId)).toBeNull();
     expect(await entriesOf(outbox)).toEqual([]);
@@ -92,7 +92,7 @@ describe('Outbox', () => {
 
   it('walks an entry through sending, retry and sent, caching the animal with it', async () => {
     const { db, outbox, clock } = setup();
-    const entry = await outbox.enqueue(pet('Rex', '2', 'available'));
+    const entry = await outbox.enqueue(newAnimal('Rex', '2', 'available'));
     await outbox.markSending(entry.localId);
     expect(await pendingOf(outbox)).toMatchObject([{ state: 'sending', attempts: 1 }]);
 
@@ -123,14 +123,14 @@ describe('Outbox', () => {
 
   it('gives an edited needs_attention entry a new idempotency key and queues it again', async () => {
     const { outbox } = setup();
-    const entry = await outbox.enqueue(pet('Rex', '2'));
-    await expect(outbox.edit(entry.localId, pet('Rex', '3'))).rejects.toBeInstanceOf(OutboxStateError);
+    const entry = await outbox.enqueue(newAnimal('Rex', '2'));
+    await expect(outbox.edit(entry.localId, newAnimal('Rex', '3'))).rejects.toBeInstanceOf(OutboxStateError);
     await outbox.markNeedsAttention(entry.localId, appError('invalid', 'categoryId unknown', { status: 400 }));
     expect(await entriesOf(outbox)).toMatchObject([
       { state: 'needs_attention', lastError: { message: 'categoryId unknown' } },
     ]);
 
-    const edited = await outbox.edit(entry.localId, pet('Rex', '3'));
+    const edited = await outbox.edit(entry.localId, newAnimal('Rex', '3'));
     expect(edited).toMatchObject({
       localId: entry.localId,
       state: 'queued',
@@ -144,7 +144,7 @@ describe('Outbox', () => {
 
   it('asks staff about an entry in doubt: “it is this one” adopts the candidate, nothing else', async () => {
     const { db, outbox, clock } = setup();
-    const entry = await outbox.enqueue(pet('Kitten', '2'));
+    const entry = await outbox.enqueue(newAnimal('Kitten', '2'));
     const theirs = animal('41', 'Kitten', '2', 'available');
     const other = animal('40', 'Kitten', '2', 'available');
     await outbox.markRetry(entry.localId, appError('offline'), clock.now() + 2000, clock.now());
@@ -163,7 +163,7 @@ describe('Outbox', () => {
 
   it('“send mine” queues the entry again with the same key and remembers the candidates as not ours', async () => {
     const { outbox, clock } = setup();
-    const entry = await outbox.enqueue(pet('Kitten', '2'));
+    const entry = await outbox.enqueue(newAnimal('Kitten', '2'));
     await outbox.markRetry(entry.localId, appError('offline'), clock.now() + 2000, clock.now());
     await outbox.markCheckNeeded(entry.localId, { candidates: [animal('41', 'Kitten', '2')], complete: true, at: 1 });
     await outbox.sendMine(entry.localId);
@@ -182,8 +182,8 @@ describe('Outbox', () => {
 
   it('discards an entry and prunes sent entries after 24 hours', async () => {
     const { outbox, clock } = setup();
-    const a = await outbox.enqueue(pet('A'));
-    const b = await outbox.enqueue(pet('B'));
+    const a = await outbox.enqueue(newAnimal('A'));
+    const b = await outbox.enqueue(newAnimal('B'));
     await outbox.markSent(a.localId, animal('1', 'A'));
     await outbox.discard(b.localId);
     expect(await outbox.pruneSent()).toBe(0);

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AnimalCache } from '../../../src/data/animal-cache';
 import { prepareForEvent } from '../../../src/data/prepare-for-event';
-import { FakeApi, FakeClock, freshDb, pet } from './test-helpers';
+import { FakeApi, FakeClock, freshDb, newAnimal } from './test-helpers';
 
 let cleanups: Array<() => void> = [];
 afterEach(() => {
@@ -16,7 +16,7 @@ function setup() {
   cleanups.push(fresh.close);
   const cache = new AnimalCache(fresh.db);
   for (let i = 0; i < 130; i += 1)
-    api.store(pet(`Animal ${i}`, '1', (['available', 'pending', 'sold'] as const)[i % 3]));
+    api.store(newAnimal(`Animal ${i}`, '1', (['available', 'pending', 'sold'] as const)[i % 3]));
   return { api, cache, profileId: fresh.profileId };
 }
 

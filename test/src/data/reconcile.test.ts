@@ -11,7 +11,7 @@ import { knownIdsFor } from '../../../src/data/reconcile';
 import { SyncEngine } from '../../../src/data/sync-engine';
 import type { NewAnimal } from '../../../src/shared/animal';
 import { err } from '../../../src/shared/result';
-import { FakeApi, FakeClock, animal, freshDb, pet, entriesOf } from './test-helpers';
+import { FakeApi, FakeClock, animal, freshDb, newAnimal, entriesOf } from './test-helpers';
 
 const SERVICE = 'https://shelter.example.org/v1';
 let cleanups: Array<() => void> = [];
@@ -38,7 +38,7 @@ async function setup(entered: NewAnimal, cut: { stored: boolean } | null = { sto
   const outbox = new Outbox(db, clock);
   const cache = new AnimalCache(db);
   // An older animal like it that the app already knew: never a candidate.
-  api.store(pet(entered.name, entered.categoryId, entered.status ?? 'available'));
+  api.store(newAnimal(entered.name, entered.categoryId, entered.status ?? 'available'));
   await cache.saveList({ limit: 20 }, [...api.animals], clock.now());
   clock.advance(1000);
   const entry = await outbox.enqueue(entered);
@@ -61,7 +61,7 @@ async function setup(entered: NewAnimal, cut: { stored: boolean } | null = { sto
 
 describe('reconciliation of an unknown outcome', () => {
   it('asks staff when the service has a matching animal; staff confirm it; nothing is sent again', async () => {
-    const { api, engine, outbox, entry, profileId, drain } = await setup(pet('Rex', '2', 'available'));
+    const { api, engine, outbox, entry, profileId, drain } = await setup(newAnimal('Rex', '2', 'available'));
     await drain();
     expect(api.createCalls).toHaveLength(1);
     expect(api.listCalls.map((c) => c.query)).toEqual([{ limit: 100, status: 'available' }]);
@@ -79,17 +79,17 @@ describe('reconciliation of an unknown outcome', () => {
   });
 
   it('never adopts another device’s animal: it asks, and “send mine” creates this one', async () => {
-    const { api, engine, outbox, entry, profileId, drain } = await setup(pet('Kitten', '2'), { stored: false });
-    await outbox.enqueue(pet('Next', '3')); // the rest of the queue keeps going
+    const { api, engine, outbox, entry, profileId, drain } = await setup(newAnimal('Kitten', '2'), { stored: false });
+    await outbox.enqueue(newAnimal('Next', '3')); // the rest of the queue keeps going
     engine.run();
     await engine.whenIdle();
-    const fromB = api.store(pet('Kitten', '2', 'available')); // device B, same key, meanwhile
+    const fromB = api.store(newAnimal('Kitten', '2', 'available')); // device B, same key, meanwhile
     await drain();
     expect(await entriesOf(outbox)).toMatchObject([
       { state: 'check_needed', check: { candidates: [fromB] } },
       { state: 'sent', pet: { name: 'Next' } },
     ]);
-    expect(api.createCalls.map((c) => c.pet.name)).toEqual(['Kitten', 'Next']);
+    expect(api.createCalls.map((c) => c.animal.name)).toEqual(['Kitten', 'Next']);
 
     await outbox.sendMine(entry.localId);
     engine.sendPending(profileId);
@@ -102,7 +102,7 @@ describe('reconciliation of an unknown outcome', () => {
   });
 
   it('sends again with the same key when every list is complete and holds no match', async () => {
-    const { api, outbox, entry, drain } = await setup(pet('Rex', '2'), { stored: false });
+    const { api, outbox, entry, drain } = await setup(newAnimal('Rex', '2'), { stored: false });
     await drain();
     // No status given: every status and the unfiltered list were read.
     expect(api.listCalls).toHaveLength(4);
@@ -111,8 +111,8 @@ describe('reconciliation of an unknown outcome', () => {
   });
 
   it('asks instead of resending blindly when a list comes back full (a match could hide beyond 100)', async () => {
-    const { api, outbox, drain } = await setup(pet('Rex', '2', 'pending'), { stored: false });
-    for (let i = 0; i < 100; i += 1) api.store(pet(`Other ${i}`, '5', 'pending'));
+    const { api, outbox, drain } = await setup(newAnimal('Rex', '2', 'pending'), { stored: false });
+    for (let i = 0; i < 100; i += 1) api.store(newAnimal(`Other ${i}`, '5', 'pending'));
     await drain();
     expect(api.createCalls).toHaveLength(1);
     expect(await entriesOf(outbox)).toMatchObject([
@@ -121,9 +121,9 @@ describe('reconciliation of an unknown outcome', () => {
   });
 
   it('is not thrown off by a full unfiltered list when every status list is complete', async () => {
-    const { api, outbox, drain } = await setup(pet('Rex', '2'), { stored: false });
+    const { api, outbox, drain } = await setup(newAnimal('Rex', '2'), { stored: false });
     for (let i = 0; i < 120; i += 1)
-      api.store(pet(`Other ${i}`, '5', (['available', 'pending', 'sold'] as const)[i % 3]));
+      api.store(newAnimal(`Other ${i}`, '5', (['available', 'pending', 'sold'] as const)[i % 3]));
     await drain();
     expect(await entriesOf(outbox)).toMatchObject([{ state: 'sent' }]);
     expect(api.createCalls).toHaveLength(2);
@@ -136,10 +136,10 @@ describe('reconciliation of an unknown outcome', () => {
     const outbox = new Outbox(db, clock);
     const cache = new AnimalCache(db);
     await cache.saveAnimal(animal('1', 'Old', '2'), clock.now());
-    const other = await outbox.enqueue(pet('Other'));
+    const other = await outbox.enqueue(newAnimal('Other'));
     await outbox.markSent(other.localId, animal('2', 'Rex', '2'));
     clock.advance(10);
-    const entry = { ...(await outbox.enqueue(pet('Rex', '2'))), notOurs: ['4'] };
+    const entry = { ...(await outbox.enqueue(newAnimal('Rex', '2'))), notOurs: ['4'] };
     clock.advance(10);
     await cache.saveAnimal(animal('1', 'Old', '2'), clock.now()); // seen again later: still old
     await cache.saveAnimal(animal('3', 'Rex', '2'), clock.now()); // first seen after the entry
@@ -150,7 +150,7 @@ describe('reconciliation of an unknown outcome', () => {
 
 describe('a service that has shown it keeps idempotency keys', () => {
   it('“send mine” replays the first creation: adopted, and the proof is kept for this address', async () => {
-    const { api, db, outbox, entry, profileId, engine, drain } = await setup(pet('Rex', '2', 'available'));
+    const { api, db, outbox, entry, profileId, engine, drain } = await setup(newAnimal('Rex', '2', 'available'));
     api.honoursKeys = true;
     await drain();
     const [asked] = await entriesOf(outbox);
@@ -164,7 +164,7 @@ describe('a service that has shown it keeps idempotency keys', () => {
   });
 
   it('settles a recent doubt by resending with the same key, without looking or asking', async () => {
-    const { api, db, clock, outbox, entry, drain } = await setup(pet('Rex', '2', 'available'));
+    const { api, db, clock, outbox, entry, drain } = await setup(newAnimal('Rex', '2', 'available'));
     api.honoursKeys = true;
     await db.meta.put({
       key: EVIDENCE_KEY,
@@ -178,13 +178,13 @@ describe('a service that has shown it keeps idempotency keys', () => {
   });
 
   it('does not rely on the proof for another address, nor for a doubt older than the keys are trusted', async () => {
-    const moved = await setup(pet('Rex', '2', 'available'));
+    const moved = await setup(newAnimal('Rex', '2', 'available'));
     await moved.db.meta.put({ key: EVIDENCE_KEY, value: { serviceUrl: SERVICE, how: 'replay', at: 0 } });
     moved.moveTo('https://elsewhere.example.org/v1');
     await moved.drain();
     expect((await entriesOf(moved.outbox))[0]?.state).toBe('check_needed');
 
-    const old = await setup(pet('Rex', '2', 'available'));
+    const old = await setup(newAnimal('Rex', '2', 'available'));
     await old.db.meta.put({ key: EVIDENCE_KEY, value: { serviceUrl: SERVICE, how: 'replay', at: 0 } });
     old.engine.run();
     await old.engine.whenIdle();
@@ -195,7 +195,7 @@ describe('a service that has shown it keeps idempotency keys', () => {
   });
 
   it('takes a 409 that names the idempotency key as proof', async () => {
-    const { api, db, drain } = await setup(pet('Rex', '2', 'available'), null);
+    const { api, db, drain } = await setup(newAnimal('Rex', '2', 'available'), null);
     api.failCreate('conflict', 'a request with this Idempotency-Key is in progress', {
       status: 409,
       serviceCode: 'idempotency_in_flight',

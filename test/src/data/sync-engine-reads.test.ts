@@ -4,7 +4,7 @@ import { openProfileDb } from '../../../src/data/db';
 import { Outbox } from '../../../src/data/outbox';
 import { SyncEngine } from '../../../src/data/sync-engine';
 import { ok } from '../../../src/shared/result';
-import { FakeApi, FakeClock, entriesOf, freshDb, pet } from './test-helpers';
+import { FakeApi, FakeClock, entriesOf, freshDb, newAnimal } from './test-helpers';
 
 let cleanups: Array<() => void> = [];
 afterEach(() => {
@@ -25,7 +25,7 @@ function setup() {
 describe('SyncEngine reads', () => {
   it('reads the outbox table once for a pass that sends 30 entries', async () => {
     const { api, engine, db, outbox } = setup();
-    await outbox.enqueueMany(Array.from({ length: 30 }, (_, i) => pet(`Animal ${i}`)));
+    await outbox.enqueueMany(Array.from({ length: 30 }, (_, i) => newAnimal(`Animal ${i}`)));
     // Every way Dexie reads many rows of the table (`toArray` goes through `toCollection`; a row's own
     // update reads it by key, not counted).
     const scans = [vi.spyOn(db.outbox, 'toCollection'), vi.spyOn(db.outbox, 'bulkGet'), vi.spyOn(db.outbox, 'orderBy')];
@@ -42,16 +42,16 @@ describe('SyncEngine reads', () => {
 
   it('does not send an entry staff discarded after the pass read the outbox', async () => {
     const { api, engine, outbox } = setup();
-    const [, second] = await outbox.enqueueMany([pet('First'), pet('Second'), pet('Third')]);
+    const [, second] = await outbox.enqueueMany([newAnimal('First'), newAnimal('Second'), newAnimal('Third')]);
     api.createAnswers.push(async (input, fake) => {
       await outbox.discard(second!.localId); // while the first is being sent
-      return ok({ animal: fake.store(input.pet), fetchedAt: 0 });
+      return ok({ animal: fake.store(input.animal), fetchedAt: 0 });
     });
 
     engine.run();
     await engine.whenIdle();
 
-    expect(api.createCalls.map((call) => call.pet.name)).toEqual(['First', 'Third']);
+    expect(api.createCalls.map((call) => call.animal.name)).toEqual(['First', 'Third']);
     expect((await entriesOf(outbox)).map((entry) => [entry.pet.name, entry.state])).toEqual([
       ['First', 'sent'],
       ['Third', 'sent'],

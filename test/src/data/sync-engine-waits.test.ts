@@ -8,7 +8,7 @@ import { openProfileDb } from '../../../src/data/db';
 import { Outbox } from '../../../src/data/outbox';
 import { SyncEngine } from '../../../src/data/sync-engine';
 import { err } from '../../../src/shared/result';
-import { FakeApi, FakeClock, freshDb, pet, entriesOf } from './test-helpers';
+import { FakeApi, FakeClock, freshDb, newAnimal, entriesOf } from './test-helpers';
 
 let cleanups: Array<() => void> = [];
 afterEach(() => {
@@ -35,7 +35,7 @@ function setup(random = () => 0) {
 describe('reconciliation backoff', () => {
   it('backs off exponentially, with jitter, while the check of a doubt keeps failing offline', async () => {
     const { clock, api, engine, outbox, nextWait } = setup(() => 0.5);
-    await outbox.enqueue(pet('Rex', '2', 'available'));
+    await outbox.enqueue(newAnimal('Rex', '2', 'available'));
     api.failCreate('timeout', 'No answer.'); // the outcome is unknown: a doubt
     api.listPets = async (input) => {
       api.listCalls.push(input);
@@ -61,7 +61,7 @@ describe('reconciliation backoff', () => {
 describe('online events and the single-pass rule', () => {
   it('an online event cuts a wait short once per backoff step; more events start nothing', async () => {
     const { clock, api, engine, outbox, profileId, nextWait } = setup();
-    await outbox.enqueue(pet('Rex', '2', 'available'));
+    await outbox.enqueue(newAnimal('Rex', '2', 'available'));
     for (let i = 0; i < 3; i += 1) api.failCreate('offline', 'refused', { notSent: true });
     engine.run();
     await engine.whenIdle();
@@ -88,7 +88,7 @@ describe('online events and the single-pass rule', () => {
 
   it('an online event during a running pass starts no second pass', async () => {
     const { api, engine, outbox, profileId } = setup();
-    await outbox.enqueue(pet('Rex', '2', 'available'));
+    await outbox.enqueue(newAnimal('Rex', '2', 'available'));
     let answer = () => undefined as void;
     let reached = () => undefined as void;
     const atSend = new Promise<void>((resolve) => (reached = resolve));
@@ -109,7 +109,7 @@ describe('online events and the single-pass rule', () => {
 
   it('keeps a wait the service asked for (429) even when an online event comes', async () => {
     const { api, engine, outbox, profileId, nextWait } = setup();
-    await outbox.enqueue(pet('Rex'));
+    await outbox.enqueue(newAnimal('Rex'));
     api.failCreate('rate_limited', 'slow down', { status: 429, retryAfterMs: 30_000 });
     engine.run();
     await engine.whenIdle();
@@ -121,16 +121,16 @@ describe('online events and the single-pass rule', () => {
 
   it('new work does not cut a retry wait short: it queues behind it in order', async () => {
     const { clock, api, engine, outbox, profileId, nextWait } = setup();
-    await outbox.enqueue(pet('First'));
+    await outbox.enqueue(newAnimal('First'));
     api.failCreate('offline', 'refused', { notSent: true });
     engine.run();
     await engine.whenIdle();
-    await outbox.enqueue(pet('Second'));
+    await outbox.enqueue(newAnimal('Second'));
     engine.sendPending(profileId);
     await engine.whenIdle();
     expect(api.createCalls).toHaveLength(1);
     clock.advance(nextWait());
     await engine.whenIdle();
-    expect(api.createCalls.map((c) => c.pet.name)).toEqual(['First', 'First', 'Second']);
+    expect(api.createCalls.map((c) => c.animal.name)).toEqual(['First', 'First', 'Second']);
   });
 });

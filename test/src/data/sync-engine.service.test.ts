@@ -19,7 +19,7 @@ import { Outbox } from '../../../src/data/outbox';
 import { SyncEngine } from '../../../src/data/sync-engine';
 import type { AdoptionApi } from '../../../src/shared/client';
 import { startService, type RunningService, type ServiceOptions } from '../../service/index';
-import { FakeClock, pet, uniqueProfileId, entriesOf } from './test-helpers';
+import { FakeClock, newAnimal, uniqueProfileId, entriesOf } from './test-helpers';
 
 const KEY = 'sync-engine-test-key';
 let cleanups: Array<() => Promise<void> | void> = [];
@@ -46,7 +46,7 @@ function apiFor(baseUrl: string, profileId: string): Pick<AdoptionApi, 'createPe
     getKey: async () => KEY,
   });
   return {
-    createPet: ({ pet: newPet, idempotencyKey }) => client.createPet(newPet, idempotencyKey),
+    createPet: ({ animal, idempotencyKey }) => client.createPet(animal, idempotencyKey),
     listPets: ({ query }) => client.listPets(query),
   };
 }
@@ -87,13 +87,13 @@ async function lostAnswers(options: ServiceOptions) {
 describe('SyncEngine with the local service, the answer lost after the animal was stored', () => {
   it('--no-idempotency: asks staff, showing the stored animal and another device’s; sends nothing', async () => {
     const { outbox, profileId, engineFor, sendAndLose, apiFor: api } = await lostAnswers({ idempotency: false });
-    const entry = await outbox.enqueue(pet('Rex', '2', 'available'));
+    const entry = await outbox.enqueue(newAnimal('Rex', '2', 'available'));
     const healthy = await sendAndLose();
     expect(healthy.animalCount()).toBe(1);
     // Another device enters a Rex as well, meanwhile.
     const theirs = await api(healthy.url).createPet({
       profileId,
-      pet: pet('Rex', '2', 'available'),
+      animal: newAnimal('Rex', '2', 'available'),
       idempotencyKey: crypto.randomUUID(),
     });
     const engine = engineFor(healthy);
@@ -115,13 +115,13 @@ describe('SyncEngine with the local service, the answer lost after the animal wa
 
   it('--no-idempotency, 100 newer animals of the status: asks rather than creating it again', async () => {
     const { outbox, profileId, engineFor, sendAndLose, apiFor: api } = await lostAnswers({ idempotency: false });
-    await outbox.enqueue(pet('Rex', '2', 'available'));
+    await outbox.enqueue(newAnimal('Rex', '2', 'available'));
     const healthy = await sendAndLose();
     const other = api(healthy.url);
     for (let i = 0; i < 100; i += 1) {
       const created = await other.createPet({
         profileId,
-        pet: pet(`Newer ${i}`, '3', 'available'),
+        animal: newAnimal(`Newer ${i}`, '3', 'available'),
         idempotencyKey: crypto.randomUUID(),
       });
       expect(created.ok).toBe(true);
@@ -135,7 +135,7 @@ describe('SyncEngine with the local service, the answer lost after the animal wa
 
   it('honouring keys: "send mine" replays the stored animal; the next doubt is settled alone', async () => {
     const { outbox, engineFor, sendAndLose } = await lostAnswers({ idempotency: true });
-    const rex = await outbox.enqueue(pet('Rex', '2', 'available'));
+    const rex = await outbox.enqueue(newAnimal('Rex', '2', 'available'));
     let healthy = await sendAndLose();
     let engine = engineFor(healthy);
     engine.run();
@@ -152,7 +152,7 @@ describe('SyncEngine with the local service, the answer lost after the animal wa
     engine.stop();
     await healthy.stop();
 
-    await outbox.enqueue(pet('Tom', '4', 'pending'));
+    await outbox.enqueue(newAnimal('Tom', '4', 'pending'));
     healthy = await sendAndLose(healthy.port);
     engine = engineFor(healthy);
     engine.run();

@@ -4,7 +4,7 @@ import { openProfileDb } from '../../../src/data/db';
 import { Outbox } from '../../../src/data/outbox';
 import { SyncEngine, type SyncProgress } from '../../../src/data/sync-engine';
 import { err, ok } from '../../../src/shared/result';
-import { FakeApi, FakeClock, freshDb, pet, entriesOf, pendingOf } from './test-helpers';
+import { FakeApi, FakeClock, freshDb, newAnimal, entriesOf, pendingOf } from './test-helpers';
 
 let cleanups: Array<() => void> = [];
 afterEach(() => {
@@ -30,11 +30,11 @@ function setup(profileCount = 1) {
 describe('SyncEngine', () => {
   it('sends in creation order, one at a time, and caches each created animal', async () => {
     const { api, engine, outbox, db, profileId } = setup();
-    for (const name of ['A', 'B', 'C', 'D']) await outbox.enqueue(pet(name, '5', 'available'));
+    for (const name of ['A', 'B', 'C', 'D']) await outbox.enqueue(newAnimal(name, '5', 'available'));
     engine.run();
     await engine.whenIdle();
 
-    expect(api.createCalls.map((c) => c.pet.name)).toEqual(['A', 'B', 'C', 'D']);
+    expect(api.createCalls.map((c) => c.animal.name)).toEqual(['A', 'B', 'C', 'D']);
     expect(api.maxConcurrentCreates).toBe(1);
     expect(api.createCalls.every((c) => c.profileId === profileId)).toBe(true);
     expect(api.listCalls).toEqual([]);
@@ -56,13 +56,13 @@ describe('SyncEngine', () => {
 
   it('reports progress while sending and a notice time when all are sent', async () => {
     const { api, clock, engine, events, outbox, profileId } = setup();
-    await outbox.enqueue(pet('A'));
-    await outbox.enqueue(pet('B'));
+    await outbox.enqueue(newAnimal('A'));
+    await outbox.enqueue(newAnimal('B'));
     // An animal entered while the first is being sent (the store tells the engine) joins the same drain.
     api.createAnswers.push(async (input, fake) => {
-      await outbox.enqueue(pet('Late'));
+      await outbox.enqueue(newAnimal('Late'));
       engine.sendPending(profileId);
-      return ok({ animal: fake.store(input.pet), fetchedAt: clock.now() });
+      return ok({ animal: fake.store(input.animal), fetchedAt: clock.now() });
     });
     engine.run();
     await engine.whenIdle();
@@ -83,14 +83,14 @@ describe('SyncEngine', () => {
     const held = new Promise<void>((resolve) => (release = resolve));
     api.createAnswers.push(async (input, fake) => {
       await held;
-      return ok({ animal: fake.store(input.pet), fetchedAt: clock.now() });
+      return ok({ animal: fake.store(input.animal), fetchedAt: clock.now() });
     });
     engine.run();
-    await outbox.enqueue(pet('First'));
+    await outbox.enqueue(newAnimal('First'));
     engine.sendPending(profileId);
     await vi.waitFor(() => expect(api.createCalls).toHaveLength(1));
     for (const name of ['Second', 'Third', 'Fourth']) {
-      await outbox.enqueue(pet(name));
+      await outbox.enqueue(newAnimal(name));
       engine.sendPending(profileId);
     }
     // The first send is still held: the progress already counts all four.
@@ -104,20 +104,20 @@ describe('SyncEngine', () => {
 
   it('sets a refused entry aside with the service message and keeps sending the rest', async () => {
     const { api, engine, outbox, profileId } = setup();
-    const bad = await outbox.enqueue(pet('Bad', '9'));
-    await outbox.enqueue(pet('Good', '1'));
+    const bad = await outbox.enqueue(newAnimal('Bad', '9'));
+    await outbox.enqueue(newAnimal('Good', '1'));
     api.failCreate('invalid', 'categoryId 9 does not exist', { status: 400, serviceCode: 'bad_request' });
     engine.run();
     await engine.whenIdle();
 
-    expect(api.createCalls.map((c) => c.pet.name)).toEqual(['Bad', 'Good']);
+    expect(api.createCalls.map((c) => c.animal.name)).toEqual(['Bad', 'Good']);
     const [first, second] = await entriesOf(outbox);
     expect(first).toMatchObject({ state: 'needs_attention', lastError: { message: 'categoryId 9 does not exist' } });
     expect(second).toMatchObject({ state: 'sent', serverId: '1000' });
     expect(engine.progress(profileId)).toMatchObject({ needsAttention: 1, sent: 1, total: 2, pausedFor: null });
 
     // Staff correct it: it goes out again with a new key.
-    await outbox.edit(bad.localId, pet('Bad', '1'));
+    await outbox.edit(bad.localId, newAnimal('Bad', '1'));
     engine.sendPending(profileId);
     await engine.whenIdle();
     expect(api.createCalls).toHaveLength(3);
@@ -127,8 +127,8 @@ describe('SyncEngine', () => {
 
   it('pauses a profile on 401 until resumed, keeping the entry and its key', async () => {
     const { api, engine, outbox, profileId } = setup();
-    const a = await outbox.enqueue(pet('A'));
-    await outbox.enqueue(pet('B'));
+    const a = await outbox.enqueue(newAnimal('A'));
+    await outbox.enqueue(newAnimal('B'));
     api.failCreate('unauthorized', 'The API key was refused.', { status: 401 });
     engine.run();
     await engine.whenIdle();
@@ -143,15 +143,15 @@ describe('SyncEngine', () => {
 
     engine.resumeAfterKey(profileId);
     await engine.whenIdle();
-    expect(api.createCalls.map((c) => c.pet.name)).toEqual(['A', 'A', 'B']);
+    expect(api.createCalls.map((c) => c.animal.name)).toEqual(['A', 'A', 'B']);
     expect(api.createCalls[1]?.idempotencyKey).toBe(a.idempotencyKey);
     expect(engine.progress(profileId)).toMatchObject({ pausedFor: null, sent: 2, lastError: null });
   });
 
   it('pauses only the profile without a key; the others keep going, a kick after setting it resumes', async () => {
     const { api, engine, outboxes, ids } = setup(2);
-    await outboxes[0]!.enqueue(pet('NoKey'));
-    await outboxes[1]!.enqueue(pet('HasKey'));
+    await outboxes[0]!.enqueue(newAnimal('NoKey'));
+    await outboxes[1]!.enqueue(newAnimal('HasKey'));
     let keySet = false;
     const send = api.createPet;
     api.createPet = async (input) =>
@@ -166,12 +166,12 @@ describe('SyncEngine', () => {
     engine.sendPending(first);
     await engine.whenIdle();
     expect(engine.progress(first!)).toMatchObject({ pausedFor: null, sent: 1 });
-    expect(api.createCalls.map((c) => c.pet.name).sort()).toEqual(['HasKey', 'NoKey']);
+    expect(api.createCalls.map((c) => c.animal.name).sort()).toEqual(['HasKey', 'NoKey']);
   });
 
   it('retries after a network error with the same key, when the backoff has passed', async () => {
     const { api, clock, engine, outbox, profileId } = setup();
-    const entry = await outbox.enqueue(pet('Rex', '2', 'pending'));
+    const entry = await outbox.enqueue(newAnimal('Rex', '2', 'pending'));
     api.failCreate('offline', 'The service cannot be reached.');
     engine.run();
     await engine.whenIdle();
@@ -195,7 +195,7 @@ describe('SyncEngine', () => {
 
   it('backs off exponentially and honours Retry-After for rate limits', async () => {
     const { api, clock, engine, outbox } = setup();
-    await outbox.enqueue(pet('Rex'));
+    await outbox.enqueue(newAnimal('Rex'));
     api.failCreate('server_error', 'boom', { status: 503 }).failCreate('server_error', 'boom', { status: 503 });
     api.failCreate('rate_limited', 'slow down', { status: 429, retryAfterMs: 30_000 });
     const start = clock.now();
@@ -217,7 +217,7 @@ describe('SyncEngine', () => {
 
   it('connectivity back (wake) sends at once without waiting for the backoff', async () => {
     const { api, engine, outbox, profileId } = setup();
-    await outbox.enqueue(pet('Rex'));
+    await outbox.enqueue(newAnimal('Rex'));
     api.failCreate('timeout', 'No answer within 15 s.');
     engine.run();
     await engine.whenIdle();
@@ -229,7 +229,7 @@ describe('SyncEngine', () => {
 
   it('resends an entry found in `sending` at start with its same key', async () => {
     const { api, engine, outbox } = setup();
-    const entry = await outbox.enqueue(pet('Rex', '3'));
+    const entry = await outbox.enqueue(newAnimal('Rex', '3'));
     await outbox.markSending(entry.localId); // the app closed while this was on its way
     engine.run();
     await engine.whenIdle();

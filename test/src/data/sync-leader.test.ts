@@ -11,7 +11,7 @@ import { Outbox } from '../../../src/data/outbox';
 import { SyncEngine } from '../../../src/data/sync-engine';
 import { SharedSync, type ChannelLike, type LockManagerLike } from '../../../src/data/sync-leader';
 import type { SyncProgress } from '../../../src/data/sync-progress';
-import { FakeApi, FakeClock, freshDb, pet } from './test-helpers';
+import { FakeApi, FakeClock, freshDb, newAnimal } from './test-helpers';
 
 class FakeLocks implements LockManagerLike {
   private held = false;
@@ -103,12 +103,12 @@ describe('SharedSync', () => {
     await settle();
     expect([first.sync.leading, second.sync.leading]).toEqual([true, false]);
 
-    for (const name of ['A', 'B', 'C']) await outbox.enqueue(pet(name));
+    for (const name of ['A', 'B', 'C']) await outbox.enqueue(newAnimal(name));
     second.sync.sendPending(profileId); // entered in the second window
     await settle();
     await first.engine.whenIdle();
     await settle();
-    expect(api.createCalls.map((call) => call.pet.name)).toEqual(['A', 'B', 'C']);
+    expect(api.createCalls.map((call) => call.animal.name)).toEqual(['A', 'B', 'C']);
     expect(api.maxConcurrentCreates).toBe(1);
     expect(second.sync.progress(profileId)).toMatchObject({ total: 3, sent: 3, active: false });
     expect(second.seen.some((p) => p.active && p.sent < p.total)).toBe(true);
@@ -117,7 +117,7 @@ describe('SharedSync', () => {
 
   it('a window opened later gets the sender’s current progress at once', async () => {
     const { profileId, outbox, first, second } = twoWindows();
-    await outbox.enqueue(pet('A'));
+    await outbox.enqueue(newAnimal('A'));
     first.sync.start();
     await settle();
     await first.engine.whenIdle();
@@ -135,16 +135,16 @@ describe('SharedSync', () => {
     first.sync.stop();
     await settle();
     expect(second.sync.leading).toBe(true);
-    await outbox.enqueue(pet('After'));
+    await outbox.enqueue(newAnimal('After'));
     second.sync.sendPending(profileId);
     await second.engine.whenIdle();
-    expect(api.createCalls.map((call) => call.pet.name)).toEqual(['After']);
+    expect(api.createCalls.map((call) => call.animal.name)).toEqual(['After']);
   });
 
   it('when a window takes over, the windows still waiting show its progress, not the last sender’s', async () => {
     const { profileId, outbox, windows } = appWindows(3);
     const [first, second, third] = windows as [(typeof windows)[0], (typeof windows)[0], (typeof windows)[0]];
-    await outbox.enqueue(pet('A'));
+    await outbox.enqueue(newAnimal('A'));
     for (const w of windows) w.sync.start();
     await settle();
     await first.engine.whenIdle();
@@ -175,7 +175,7 @@ describe('SharedSync', () => {
       warn: (message) => warnings.push(message),
     });
     cleanups.push(() => sync.stop());
-    await outbox.enqueue(pet('Alone'));
+    await outbox.enqueue(newAnimal('Alone'));
     sync.start();
     await settle();
     await engine.whenIdle();

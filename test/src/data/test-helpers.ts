@@ -22,7 +22,7 @@ export function freshDb(): { profileId: string; db: ProfileDb; close: () => void
 
 export { FakeClock } from '../../support/fake-clock';
 
-export function pet(name: string, categoryId = '1', status?: NewAnimal['status']): NewAnimal {
+export function newAnimal(name: string, categoryId = '1', status?: NewAnimal['status']): NewAnimal {
   return status ? { name, categoryId, status } : { name, categoryId };
 }
 
@@ -45,7 +45,7 @@ type ListAnswer = ListResult | ((input: ListInput) => ListResult | Promise<ListR
  * A fake `AdoptionApi` over an in-memory service (`animals`) that does not honour
  * idempotency keys unless `honoursKeys` is set (then a repeated key answers the first
  * creation again). Scripted answers are used first, in order; otherwise `createPet` stores
- * the pet under a new id and `listPets` answers from the stored animals. Records every call
+ * the animal under a new id and `listPets` answers from the stored animals. Records every call
  * and the highest number of `createPet` calls in flight at once.
  */
 export class FakeApi implements Pick<AdoptionApi, 'createPet' | 'listPets'> {
@@ -62,9 +62,9 @@ export class FakeApi implements Pick<AdoptionApi, 'createPet' | 'listPets'> {
 
   constructor(private readonly clock: { now(): number } = { now: () => 0 }) {}
 
-  /** Stores a pet as the service would (under `key`, when given), returning the created animal. */
-  store(newPet: NewAnimal, key?: string): Animal {
-    const created: Animal = { id: String(this.nextId++), ...newPet };
+  /** Stores an animal as the service would (under `key`, when given), returning the created animal. */
+  store(entered: NewAnimal, key?: string): Animal {
+    const created: Animal = { id: String(this.nextId++), ...entered };
     this.animals.push(created);
     if (key) this.byKey.set(key, created);
     return created;
@@ -73,7 +73,7 @@ export class FakeApi implements Pick<AdoptionApi, 'createPet' | 'listPets'> {
   /** What the service does with a creation: a replay when it honours keys and knows this one. */
   create(input: CreateInput): Animal {
     const prior = this.honoursKeys ? this.byKey.get(input.idempotencyKey) : undefined;
-    return prior ?? this.store(input.pet, input.idempotencyKey);
+    return prior ?? this.store(input.animal, input.idempotencyKey);
   }
 
   createPet = async (input: CreateInput): Promise<CreateResult> => {

@@ -9,7 +9,7 @@ import { idleProgress } from '../../../src/data/sync-progress';
 import type { Profile } from '../../../src/shared/profile';
 import { AppStores } from '../../../src/stores/app-context.svelte';
 import type { SyncDriver } from '../../../src/stores/sync-driver';
-import { pet, uniqueProfileId } from '../data/test-helpers';
+import { newAnimal, uniqueProfileId } from '../data/test-helpers';
 import { err, fakeAdoptionApi, ok } from '../fake-adoption-api';
 
 const profile = (id: string): Profile => ({
@@ -44,7 +44,7 @@ async function started(profileId: string) {
   cleanups.push(() => stores.destroy());
   await stores.start();
   const session = stores.session(profileId);
-  const entered = await session.outbox.enqueue(pet('Queued'));
+  const entered = await session.outbox.enqueue(newAnimal('Queued'));
   expect(entered).toMatchObject({ ok: true });
   await vi.waitFor(() => expect(session.outbox.unsent).toHaveLength(1));
   return { api, sync, stores, session };

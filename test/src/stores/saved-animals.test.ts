@@ -19,8 +19,8 @@ const NAMES = ['Bella', 'émile', 'Zed', 'amy', 'Rex 10', 'Rex 9', 'Émile', 'Be
 function rows(count: number, firstId = 1): CachedAnimal[] {
   return Array.from({ length: count }, (_, i) => {
     const id = String(firstId + i);
-    const pet: Animal = animal(id, NAMES[(i * 7) % NAMES.length]!, '1', STATUSES[i % 3]);
-    return { id, animal: pet, confirmedAt: 1000 + ((i * 13) % 50), firstSeenAt: 1 };
+    const record: Animal = animal(id, NAMES[(i * 7) % NAMES.length]!, '1', STATUSES[i % 3]);
+    return { id, animal: record, confirmedAt: 1000 + ((i * 13) % 50), firstSeenAt: 1 };
   });
 }
 

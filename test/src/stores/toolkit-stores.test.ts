@@ -79,7 +79,7 @@ describe('ImportStore', () => {
     const store = new ImportStore(
       database,
       () => new CategoryLabels([{ id: '2', label: 'Cats' }]),
-      async (pets) => ({ ok: true, count: (await outbox.enqueueMany(pets)).length }),
+      async (animals) => ({ ok: true, count: (await outbox.enqueueMany(animals)).length }),
     );
     await store.choose(csvFile('name,category\nRex,1\nkitten,Cats\n,2\nMia,cats\n'));
     expect(store.state).toBe('preview');
