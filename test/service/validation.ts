@@ -32,7 +32,7 @@ export function checkNewPet(text: string): Checked<NewAnimal> {
     return invalid('invalid_json', `request body is not valid JSON: ${(error as Error).message}`);
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body) || isLosslessNumber(body)) {
-    return invalid('invalid_body', 'request body must be a JSON object (NewAnimal)');
+    return invalid('invalid_body', 'request body must be a JSON object (NewPet)');
   }
   const { name, categoryId, status } = body as Record<string, unknown>;
   if (typeof name !== 'string' || name.trim() === '') {
