@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AnimalCache } from '../../../src/data/animal-cache';
 import type { CachedAnimal } from '../../../src/data/db';
 import type { Animal } from '../../../src/shared/animal';
@@ -41,9 +41,9 @@ function setup(options: ConstructorParameters<typeof SavedAnimalsStore>[1] = {})
   return { db, store, deferred, readAll };
 }
 
+/** Waits for IndexedDB's own tasks (fake-indexeddb settles in macrotasks), asserting the condition. */
 async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !condition(); i += 1) await new Promise((done) => setTimeout(done, 2));
-  expect(condition()).toBe(true);
+  await vi.waitFor(() => expect(condition()).toBe(true), { timeout: 2_000, interval: 2 });
 }
 
 describe('SavedIndex', () => {
