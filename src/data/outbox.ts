@@ -87,6 +87,13 @@ export class Outbox {
     return { entries: valid.sort((a, b) => a.seq - b.seq).map(toEntry), invalid };
   }
 
+  /** The valid entries in creation order, after moving the rows that fail the schema aside. */
+  async readQueue(): Promise<OutboxEntry[]> {
+    const { entries, invalid } = await this.readAll();
+    await this.setAside(invalid);
+    return entries;
+  }
+
   /**
    * Moves rows that fail the schema from the outbox to the quarantine table, where staff see
    * them and can copy their data. A row rewritten meanwhile (and now valid) stays.

@@ -5,7 +5,8 @@
  * reachable again. What one try does is send-entry.ts: a refused entry is set aside for
  * staff and the rest keep going; an unusable key pauses that profile's queue; network
  * trouble is retried with the same idempotency key; a doubt is settled or left to staff.
- * Only one engine per app sends at a time (sync-leader.ts). Time comes from an injected clock.
+ * Only one engine per app sends at a time (sync-leader.ts). Time comes from an injected clock;
+ * each profile's state, timer and wait rules are sync-profile-state.ts.
  */
 import type { AdoptionApi } from '../shared/client';
 import { systemClock, type Clock } from '../shared/clock';
@@ -14,7 +15,9 @@ import type { OutboxEntry } from './outbox-records';
 import { Outbox } from './outbox';
 import { tryEntry } from './send-entry';
 import { retryDelay } from './sync-decisions';
-import { DrainProgress, type SyncProgress } from './sync-progress';
+import type { SyncProgress } from './sync-progress';
+import { clearTimer, INTERNAL_RETRY_MS, mayWakeEarly, newProfileState, scheduleTry } from './sync-profile-state';
+import type { ProfileState } from './sync-profile-state';
 
 export type { PausedFor } from './sync-decisions';
 export type { SyncProgress } from './sync-progress';
@@ -28,26 +31,6 @@ export interface SyncEngineOptions {
   clock?: Clock;
   /** The jitter of the backoff, in [0, 1). */
   random?: () => number;
-}
-
-/** Wait after an unexpected failure of the engine itself (e.g. the database could not be read). */
-const INTERNAL_RETRY_MS = 10_000;
-/** Waits an "online" event does not cut short: the service asked for them. */
-const TOLD_TO_WAIT = new Set(['rate_limited', 'banned']);
-
-interface ProfileState {
-  drain: DrainProgress;
-  progress: SyncProgress;
-  running: Promise<void> | null;
-  requested: boolean;
-  force: boolean;
-  timer: unknown;
-  /** An "online" event already cut the current wait short. */
-  woken: boolean;
-  /** New work arrived while a pass ran: the pass reads the outbox again before its next entry. */
-  stale: boolean;
-  /** Counts the progress recounts, so a recount read before a newer one is dropped. */
-  counted: number;
 }
 
 export class SyncEngine {
@@ -73,7 +56,7 @@ export class SyncEngine {
 
   stop(): void {
     this.started = false;
-    for (const state of this.states.values()) this.clearTimer(state);
+    for (const state of this.states.values()) clearTimer(this.clock, state);
   }
 
   /**
@@ -103,10 +86,9 @@ export class SyncEngine {
    */
   retryEarly(profileId: string): void {
     const state = this.states.get(profileId);
-    if (!this.started || !state || state.running || state.timer === null || state.woken) return;
-    if (state.progress.lastError && TOLD_TO_WAIT.has(state.progress.lastError.code)) return;
+    if (!this.started || !state || !mayWakeEarly(state)) return;
     state.woken = true;
-    this.clearTimer(state);
+    clearTimer(this.clock, state);
     this.requestPass(profileId, true);
   }
 
@@ -122,7 +104,7 @@ export class SyncEngine {
   /** Forgets a removed profile: no timer, no pass, its database untouched from now on. */
   forget(profileId: string): void {
     const state = this.states.get(profileId);
-    if (state) this.clearTimer(state);
+    if (state) clearTimer(this.clock, state);
     this.states.delete(profileId);
   }
 
@@ -148,18 +130,7 @@ export class SyncEngine {
   private state(profileId: string): ProfileState {
     let state = this.states.get(profileId);
     if (!state) {
-      const drain = new DrainProgress(profileId);
-      state = {
-        drain,
-        progress: drain.progress,
-        running: null,
-        requested: false,
-        force: false,
-        timer: null,
-        woken: false,
-        stale: false,
-        counted: 0,
-      };
+      state = newProfileState(profileId);
       this.states.set(profileId, state);
     }
     return state;
@@ -178,19 +149,10 @@ export class SyncEngine {
     for (const listener of this.listeners) listener(snapshot);
   }
 
-  private clearTimer(state: ProfileState): void {
-    if (state.timer !== null) this.clock.clearTimeout(state.timer);
-    state.timer = null;
-  }
-
   private schedule(profileId: string, state: ProfileState, at: number): void {
-    this.clearTimer(state);
-    state.progress.nextAttemptAt = at;
-    state.timer = this.clock.setTimeout(() => {
-      state.timer = null;
-      state.woken = false;
+    scheduleTry(this.clock, state, at, () => {
       if (this.live(profileId, state)) this.requestPass(profileId, false);
-    }, at - this.clock.now());
+    });
   }
 
   /** Asks for a pass; passes of one profile never overlap, and at most one more waits behind a running one. */
@@ -257,16 +219,16 @@ export class SyncEngine {
       now: () => this.clock.now(),
       random: this.random,
     };
-    this.clearTimer(state);
+    clearTimer(this.clock, state);
     state.progress.nextAttemptAt = null;
     await outbox.pruneSent();
     state.stale = false;
-    let all = await readQueue(outbox);
+    let all = await outbox.readQueue();
     const attempted = new Set<string>();
     while (this.live(profileId, state) && state.progress.pausedFor === null) {
       if (state.stale) {
         state.stale = false;
-        all = await readQueue(outbox);
+        all = await outbox.readQueue();
       }
       const now = this.clock.now();
       const head = this.count(profileId, state, all);
@@ -286,11 +248,4 @@ export class SyncEngine {
     }
     this.emit(profileId);
   }
-}
-
-/** The valid entries of the outbox, after moving the rows that fail the schema aside. */
-async function readQueue(outbox: Outbox): Promise<OutboxEntry[]> {
-  const { entries, invalid } = await outbox.readAll();
-  await outbox.setAside(invalid);
-  return entries;
 }
