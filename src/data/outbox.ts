@@ -3,14 +3,16 @@
  * confirmed them. Animals come in already parsed (the form, the edit form and the spreadsheet
  * import parse staff's input); rows read back from IndexedDB are parsed again (`readAll`), and
  * a row that fails is moved to the quarantine table by `setAside` (never silently dropped),
- * where staff see it ("Set aside", src/components/SetAsideRecords.svelte).
+ * where staff see it ("Set aside", src/components/SetAsideRecords.svelte); outbox-read.ts
+ * does both.
  */
 import type { Animal, NewAnimal } from '../shared/animal';
 import { systemClock, type Clock } from '../shared/clock';
 import type { AppError } from '../shared/result';
 import { AnimalCache } from './animal-cache';
-import type { ProfileDb, QuarantinedRow } from './db';
-import { describeIssues, keyOf, OutboxRowSchema, OutboxStateError, toEntry } from './outbox-records';
+import type { ProfileDb } from './db';
+import { readOutbox, setAsideRows } from './outbox-read';
+import { OutboxStateError, toEntry } from './outbox-records';
 import type { InvalidRow, OutboxCheck, OutboxEntry, OutboxRead, OutboxRow } from './outbox-records';
 
 export { OutboxStateError, type InvalidRow, type OutboxRead } from './outbox-records';
@@ -76,15 +78,7 @@ export class Outbox {
    * `liveQuery` too; `setAside` moves the invalid rows.
    */
   async readAll(): Promise<OutboxRead> {
-    const rows: unknown[] = await this.db.outbox.toArray();
-    const valid: OutboxRow[] = [];
-    const invalid: InvalidRow[] = [];
-    for (const raw of rows) {
-      const parsed = OutboxRowSchema.safeParse(raw);
-      if (parsed.success) valid.push(parsed.data);
-      else invalid.push({ key: keyOf(raw), raw, reason: describeIssues(parsed.error.issues) });
-    }
-    return { entries: valid.sort((a, b) => a.seq - b.seq).map(toEntry), invalid };
+    return readOutbox(this.db);
   }
 
   /** The valid entries in creation order, after moving the rows that fail the schema aside. */
@@ -94,30 +88,9 @@ export class Outbox {
     return entries;
   }
 
-  /**
-   * Moves rows that fail the schema from the outbox to the quarantine table, where staff see
-   * them and can copy their data. A row rewritten meanwhile (and now valid) stays.
-   */
+  /** Moves rows that fail the schema to the quarantine table (staff see them); a row now valid stays. */
   async setAside(invalid: readonly InvalidRow[]): Promise<void> {
-    if (invalid.length === 0) return;
-    const db = this.db;
-    await db.transaction('rw', db.outbox, db.quarantine, async () => {
-      for (const { key } of invalid) {
-        // Typed by string keys, the table may still hold a row whose key is another type.
-        const raw: unknown = await db.outbox.get(key as string);
-        const parsed = OutboxRowSchema.safeParse(raw);
-        if (raw === undefined || parsed.success) continue;
-        const row: QuarantinedRow = {
-          id: `outbox:${String(key)}`,
-          table: 'outbox',
-          raw,
-          reason: describeIssues(parsed.error.issues),
-          at: this.clock.now(),
-        };
-        await db.quarantine.put(row);
-        await db.outbox.delete(key as string);
-      }
-    });
+    await setAsideRows(this.db, invalid, this.clock);
   }
 
   /**
