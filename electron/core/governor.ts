@@ -17,10 +17,13 @@
  *   `maxInFlight` requests at once, never more than what remains; writes one at a time in order.
  * - Retries (up to `maxRetries`) only for tasks marked retryable (GETs, POSTs with an
  *   Idempotency-Key), on transient failures and refusals.
+ * The pause and probe state is governor-pause.ts; the requests under way, in-flight.ts.
  */
-import type { GovernorSnapshot, PauseReason } from '../../src/shared/rate-limit';
+import type { GovernorSnapshot } from '../../src/shared/rate-limit';
 import { AdaptiveRate } from './adaptive-rate';
 import type { Clock } from '../../src/shared/clock';
+import { PauseState } from './governor-pause';
+import { InFlight } from './in-flight';
 import { PacingGate } from './pacing-gate';
 import { pauseForBan, pauseForExhaustion, retryAfterTransient, type Pause } from './pause-policy';
 import type { HeaderSource } from './rate-limit-headers';
@@ -50,18 +53,10 @@ export class RateLimitGovernor {
   private readonly queue = new TaskQueue<Entry>();
   private readonly gate: PacingGate;
   private readonly listeners = new SnapshotListeners();
-  private inFlight = 0;
-  private writeInFlight = false;
-  private sent = 0;
-  private pausedUntil: number | null = null;
-  private pauseReason: PauseReason | null = null;
+  private readonly flights = new InFlight();
+  private readonly pause = new PauseState();
   private heldUntil: number | null = null;
-  /** Starts true: until a first response tells the state of the window, one request goes alone. */
-  private needProbe = true;
-  private probeInFlight = false;
-  private answered = false;
   private consecutive429 = 0;
-  private notice: string | null = null;
   private readonly timer: WakeTimer;
 
   constructor(options: GovernorOptions) {
@@ -105,23 +100,18 @@ export class RateLimitGovernor {
 
   snapshot(): GovernorSnapshot {
     const now = this.clock.now();
-    const paused = this.pausedUntil !== null && this.pausedUntil > now;
     const held = this.heldUntil !== null && this.heldUntil > now && this.queue.size > 0;
     return {
       profileId: this.profileId,
       limit: this.window.limit,
       remaining: this.window.remaining,
       resetAt: this.window.resetAt,
-      pausedUntil: paused ? this.pausedUntil : null,
-      pauseReason: paused ? this.pauseReason : null,
-      dailyExhausted: paused && this.pauseReason === 'quota_exhausted',
-      probing: this.needProbe && this.answered,
+      ...this.pause.view(now),
       queued: this.queue.counts(),
-      inFlight: this.inFlight,
-      pacing: this.gate.pacing(now, this.inFlight),
+      inFlight: this.flights.count,
+      pacing: this.gate.pacing(now, this.flights.count),
       heldUntil: held ? this.heldUntil : null,
       devices: this.gate.devices(now),
-      notice: this.notice,
     };
   }
 
@@ -138,28 +128,24 @@ export class RateLimitGovernor {
   private pump(): void {
     const now = this.clock.now();
     this.window.expire(now);
-    if (this.pausedUntil !== null && now >= this.pausedUntil) {
-      this.pausedUntil = null;
-      this.pauseReason = null;
-      this.window.forgetRemaining();
-    }
+    if (this.pause.expire(now)) this.window.forgetRemaining();
     this.heldUntil = null;
-    while (this.pausedUntil === null && !this.probeInFlight) {
+    while (this.pause.until === null && !this.flights.probe) {
       const exhaustedUntil = this.window.exhaustedUntil(now);
       if (exhaustedUntil !== null) {
-        this.apply(this.exhaustion(exhaustedUntil, now));
+        this.pause.apply(this.exhaustion(exhaustedUntil, now));
         break;
       }
-      if (this.window.available(this.inFlight) <= 0) break;
-      if (this.inFlight >= this.maxInFlight) break;
-      const entry = this.queue.next(now, this.writeInFlight);
+      if (this.window.available(this.flights.count) <= 0) break;
+      if (this.flights.count >= this.maxInFlight) break;
+      const entry = this.queue.next(now, this.flights.write);
       if (!entry) break;
-      const readyAt = this.needProbe ? now : this.gate.readyAt(now, this.inFlight);
+      const readyAt = this.pause.needProbe ? now : this.gate.readyAt(now, this.flights.count);
       if (readyAt > now) {
         this.heldUntil = readyAt;
         break;
       }
-      this.dispatch(entry, this.needProbe, now);
+      this.dispatch(entry, this.pause.needProbe, now);
     }
     this.armTimer(now);
     this.publish();
@@ -167,11 +153,8 @@ export class RateLimitGovernor {
 
   private dispatch(entry: Entry, isProbe: boolean, now: number): void {
     this.queue.take(entry);
-    this.inFlight += 1;
-    if (entry.kind === 'write') this.writeInFlight = true;
-    if (isProbe) this.probeInFlight = true;
+    const seq = this.flights.start(entry.kind, isProbe);
     const attempt = entry.attempt;
-    const seq = ++this.sent;
     this.gate.onSent(now);
     entry.attempt += 1;
     let promise: Promise<AttemptReport<unknown>>;
@@ -183,7 +166,7 @@ export class RateLimitGovernor {
     promise.then(
       (report) => this.settle(entry, report, isProbe, now, seq),
       (error: unknown) => {
-        this.release(entry, isProbe);
+        this.flights.end(entry.kind, isProbe);
         entry.detach?.();
         entry.reject(error);
         this.pump();
@@ -191,29 +174,23 @@ export class RateLimitGovernor {
     );
   }
 
-  private release(entry: Entry, isProbe: boolean): void {
-    this.inFlight -= 1;
-    if (entry.kind === 'write') this.writeInFlight = false;
-    if (isProbe) this.probeInFlight = false;
-  }
-
   private settle(entry: Entry, report: AttemptReport<unknown>, isProbe: boolean, sentAt: number, seq: number): void {
     const now = this.clock.now();
-    this.release(entry, isProbe);
-    this.answered = true;
+    this.flights.end(entry.kind, isProbe);
+    this.pause.answered = true;
     const refused = report.outcome === 'rate_limited' || report.outcome === 'banned';
     // a probe answered without a refusal opens the queue, unless its own headers start a new wait
-    if (isProbe && !refused) this.needProbe = false;
+    if (isProbe && !refused) this.pause.needProbe = false;
     const notices = report.headers ? this.learn(report.headers, now, sentAt, seq, refused) : [];
     const canRetry = entry.retryable && entry.attempt <= this.maxRetries && !entry.signal?.aborted;
     const skewMs = this.window.skewMs;
     let retryAt: number | null = null;
     if (report.outcome === 'rate_limited') {
       this.consecutive429 += 1;
-      this.apply(this.gate.pauseAfterRefusal(report.headers, now, this.consecutive429, this.resetMarginMs));
+      this.pause.apply(this.gate.pauseAfterRefusal(report.headers, now, this.consecutive429, this.resetMarginMs));
       if (canRetry) retryAt = now;
     } else if (report.outcome === 'banned') {
-      this.apply(pauseForBan(report.headers, now, skewMs));
+      this.pause.apply(pauseForBan(report.headers, now, skewMs));
     } else {
       if (report.outcome === 'ok' || report.outcome === 'final') {
         this.consecutive429 = 0;
@@ -221,13 +198,13 @@ export class RateLimitGovernor {
       }
       if (report.outcome === 'transient' && canRetry) {
         const decision = retryAfterTransient(report.headers, entry.attempt - 1, now, skewMs, this.random);
-        if (decision.pause) this.apply(decision.pause);
+        if (decision.pause) this.pause.apply(decision.pause);
         notices.push(...decision.notices);
         retryAt = decision.retryAt;
       }
     }
-    if (notices.length > 0) this.notice = notices.join(' ');
-    else if (report.outcome === 'ok' && this.pausedUntil === null && !this.needProbe) this.notice = null;
+    if (notices.length > 0) this.pause.notice = notices.join(' ');
+    else if (report.outcome === 'ok' && this.pause.until === null && !this.pause.needProbe) this.pause.notice = null;
     if (retryAt !== null) {
       entry.notBefore = retryAt;
       this.queue.pushFront(entry);
@@ -242,7 +219,7 @@ export class RateLimitGovernor {
     const notices = this.window.observe(headers, now, sentAt);
     this.gate.observe(headers, now, sentAt ?? now, seq, refused);
     const exhaustedUntil = this.window.exhaustedUntil(now);
-    if (exhaustedUntil !== null) this.apply(this.exhaustion(exhaustedUntil, now));
+    if (exhaustedUntil !== null) this.pause.apply(this.exhaustion(exhaustedUntil, now));
     return notices;
   }
 
@@ -251,20 +228,8 @@ export class RateLimitGovernor {
     return pauseForExhaustion(resetAt + this.gate.resetJitter(now), now, this.resetMarginMs);
   }
 
-  /** Starts or extends a pause (never shortens one in force); a probe must go first afterwards. */
-  private apply(pause: Pause): void {
-    if (this.pausedUntil === null || pause.until >= this.pausedUntil) {
-      this.pausedUntil = pause.until;
-      this.pauseReason = pause.reason;
-    } else if (pause.reason === 'banned') {
-      this.pauseReason = 'banned';
-    }
-    if (pause.notices.length > 0) this.notice = pause.notices.join(' ');
-    this.needProbe = true;
-  }
-
   private armTimer(now: number): void {
-    this.timer.set(this.pausedUntil ?? (this.probeInFlight ? null : this.earliestWake(now)), now);
+    this.timer.set(this.pause.until ?? (this.flights.probe ? null : this.earliestWake(now)), now);
   }
 
   private earliestWake(now: number): number | null {
