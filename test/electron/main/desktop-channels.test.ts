@@ -13,34 +13,9 @@ import { ok } from '../../../src/shared/result';
 import { createElectronStandIn, FakeWebContents, type ElectronStandIn } from './electron-stand-in';
 
 const standIn: { current: ElectronStandIn } = vi.hoisted(() => ({ current: null as unknown as ElectronStandIn }));
-vi.mock('electron', () => {
-  const current = () => standIn.current.module;
-  return {
-    get app() {
-      return current().app;
-    },
-    get protocol() {
-      return current().protocol;
-    },
-    get Menu() {
-      return current().Menu;
-    },
-    get dialog() {
-      return current().dialog;
-    },
-    get BrowserWindow() {
-      return current().BrowserWindow;
-    },
-    get ipcMain() {
-      return current().ipcMain;
-    },
-    get screen() {
-      return current().screen;
-    },
-    get session() {
-      return current().session;
-    },
-  };
+vi.mock('electron', async () => {
+  const { electronModuleOf } = await import('./electron-stand-in');
+  return electronModuleOf(() => standIn.current.module);
 });
 
 const { startMainProcess } = await import('../../../electron/main/main-process');

@@ -170,3 +170,15 @@ export function createElectronStandIn() {
 }
 
 export type ElectronStandIn = ReturnType<typeof createElectronStandIn>;
+
+/**
+ * The `electron` module a test gives `vi.mock('electron', …)`: each export reads the current
+ * test's stand-in, so one mock serves every test of a file.
+ */
+export function electronModuleOf(current: () => ElectronStandIn['module']): Partial<ElectronStandIn['module']> {
+  const names = Object.keys(createElectronStandIn().module) as (keyof ElectronStandIn['module'])[];
+  return Object.defineProperties(
+    {},
+    Object.fromEntries(names.map((name) => [name, { get: () => current()[name], enumerable: true }])),
+  );
+}

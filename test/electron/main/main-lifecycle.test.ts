@@ -11,14 +11,9 @@ import { ok } from '../../../src/shared/result';
 import { createElectronStandIn, FakeWebContents, type ElectronStandIn } from './electron-stand-in';
 
 const standIn: { current: ElectronStandIn } = vi.hoisted(() => ({ current: null as unknown as ElectronStandIn }));
-vi.mock('electron', () => {
-  // A stand-in object, never the real module: each export reads the current test's stand-in.
-  const current = () => standIn.current.module;
-  const names = ['app', 'protocol', 'Menu', 'dialog', 'BrowserWindow', 'ipcMain', 'screen', 'session'] as const;
-  return Object.defineProperties(
-    {},
-    Object.fromEntries(names.map((name) => [name, { get: () => current()[name], enumerable: true }])),
-  );
+vi.mock('electron', async () => {
+  const { electronModuleOf } = await import('./electron-stand-in');
+  return electronModuleOf(() => standIn.current.module);
 });
 
 const { startMainProcess, STARTUP_FAILURE_TITLE } = await import('../../../electron/main/main-process');
