@@ -54,6 +54,26 @@ export class OutboxStateError extends Error {
   override name = 'OutboxStateError';
 }
 
+/** A new entry as staff entered it: queued, its own idempotency key, nothing tried yet. */
+export function newOutboxEntry(animal: NewAnimal, now: number): OutboxEntry {
+  return {
+    localId: crypto.randomUUID(),
+    idempotencyKey: crypto.randomUUID(),
+    pet: animal,
+    createdAt: now,
+    updatedAt: now,
+    state: 'queued',
+    attempts: 0,
+    lastError: null,
+    serverId: null,
+    nextAttemptAt: null,
+    failures: 0,
+    doubtSince: null,
+    check: null,
+    notOurs: [],
+  };
+}
+
 export function toEntry(row: OutboxRow): OutboxEntry {
   const { seq: _seq, ...entry } = row;
   return entry;

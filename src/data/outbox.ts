@@ -12,7 +12,7 @@ import type { AppError } from '../shared/result';
 import { AnimalCache } from './animal-cache';
 import type { ProfileDb } from './db';
 import { readOutbox, setAsideRows } from './outbox-read';
-import { OutboxStateError, toEntry } from './outbox-records';
+import { newOutboxEntry, OutboxStateError, toEntry } from './outbox-records';
 import type { InvalidRow, OutboxCheck, OutboxEntry, OutboxRead, OutboxRow } from './outbox-records';
 
 export { OutboxStateError, type InvalidRow, type OutboxRead } from './outbox-records';
@@ -46,23 +46,8 @@ export class Outbox {
   async enqueueMany(animals: readonly NewAnimal[]): Promise<OutboxEntry[]> {
     const db = this.db;
     const now = this.clock.now();
-    const rows: OutboxRow[] = animals.map((animal) => ({
-      localId: crypto.randomUUID(),
-      idempotencyKey: crypto.randomUUID(),
-      pet: animal,
-      createdAt: now,
-      updatedAt: now,
-      state: 'queued',
-      attempts: 0,
-      lastError: null,
-      serverId: null,
-      nextAttemptAt: null,
-      failures: 0,
-      doubtSince: null,
-      check: null,
-      notOurs: [],
-      seq: 0,
-    }));
+    // seq is set inside the transaction, after the last stored entry.
+    const rows: OutboxRow[] = animals.map((animal) => ({ ...newOutboxEntry(animal, now), seq: 0 }));
     await db.transaction('rw', db.outbox, async () => {
       const last = await db.outbox.orderBy('seq').last();
       let seq = last?.seq ?? 0;

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import AnimalRows from '../../../src/components/AnimalRows.svelte';
 import QueuedRows from '../../../src/components/QueuedRows.svelte';
 import type { CachedAnimal } from '../../../src/data/db';
-import type { OutboxEntry } from '../../../src/data/outbox-records';
+import { newOutboxEntry, type OutboxEntry } from '../../../src/data/outbox-records';
 
 const row = (id: string, name: string, status?: 'available' | 'pending' | 'sold'): CachedAnimal => ({
   id,
@@ -80,22 +80,7 @@ describe('QueuedRows', () => {
   afterEach(cleanup);
 
   it('marks queued creations "waiting to send"', () => {
-    const entry: OutboxEntry = {
-      localId: 'l1',
-      idempotencyKey: '6c3c8b5e-2f7e-4d55-9a43-0d6f3f1f8a10',
-      pet: { name: 'Pip', categoryId: '4' },
-      createdAt: 0,
-      updatedAt: 0,
-      state: 'queued',
-      attempts: 0,
-      lastError: null,
-      serverId: null,
-      nextAttemptAt: null,
-      failures: 0,
-      doubtSince: null,
-      check: null,
-      notOurs: [],
-    };
+    const entry: OutboxEntry = { ...newOutboxEntry({ name: 'Pip', categoryId: '4' }, 0), localId: 'l1' };
     render(QueuedRows, { entries: [entry] });
     const queued = screen.getByTestId('queued-row');
     expect(queued.textContent).toContain('Pip');

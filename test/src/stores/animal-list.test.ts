@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AnimalCache } from '../../../src/data/animal-cache';
 import { deleteProfileDb, openProfileDb } from '../../../src/data/db';
 import type { Animal } from '../../../src/shared/animal';
-import type { OutboxEntry } from '../../../src/data/outbox-records';
+import { newOutboxEntry, type OutboxEntry } from '../../../src/data/outbox-records';
 import { AnimalListStore, type ListOutbox } from '../../../src/stores/animal-list.svelte';
 import { err, fakeAdoptionApi, ok } from '../fake-adoption-api';
 
@@ -64,20 +64,10 @@ describe('AnimalListStore', () => {
     api.handle('listPets', () => ok({ animals: [animals[1]!], fetchedAt: 5000 }));
     const id = fresh();
     const entry = (localId: string, name: string, state: OutboxEntry['state'], status?: 'sold') => ({
+      ...newOutboxEntry({ name, categoryId: '1', ...(status ? { status } : {}) }, 1),
       localId,
       idempotencyKey: localId,
-      pet: { name, categoryId: '1', ...(status ? { status } : {}) },
-      createdAt: 1,
-      updatedAt: 1,
       state,
-      attempts: 0,
-      lastError: null,
-      serverId: null,
-      nextAttemptAt: null,
-      failures: 0,
-      doubtSince: null,
-      check: null,
-      notOurs: [],
     });
     const outbox: ListOutbox = {
       listed: [entry('a', 'Olive', 'queued'), entry('b', 'Basil', 'check_needed', 'sold')],
