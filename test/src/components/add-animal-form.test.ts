@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import AddAnimalForm from '../../../src/components/AddAnimalForm.svelte';
-import type { OutboxEntry } from '../../../src/data/outbox-records';
+import { newOutboxEntry, type OutboxEntry } from '../../../src/data/outbox-records';
 import { AddAnimalFormStore, addedMessage, validateNewAnimal } from '../../../src/stores/add-animal-form.svelte';
 import type { EntryLookup } from '../../../src/stores/outbox.svelte';
 import { ReactiveBox } from '../reactive-box.svelte';
@@ -70,20 +70,10 @@ describe('what the form says of the animal it added', () => {
   afterEach(cleanup);
 
   const entry = (state: OutboxEntry['state'], serverId: string | null = null): OutboxEntry => ({
+    ...newOutboxEntry({ name: 'Pepper', categoryId: '3' }, 1),
     localId: 'l1',
-    idempotencyKey: 'k1',
-    pet: { name: 'Pepper', categoryId: '3' },
-    createdAt: 1,
-    updatedAt: 1,
     state,
-    attempts: 0,
-    lastError: null,
     serverId,
-    nextAttemptAt: null,
-    failures: 0,
-    doubtSince: null,
-    check: null,
-    notOurs: [],
   });
 
   it('follows the outbox entry: waiting, then sent with its id, set aside, or nothing once it is gone', () => {

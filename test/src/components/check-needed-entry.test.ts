@@ -1,26 +1,18 @@
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import CheckNeededEntry from '../../../src/components/CheckNeededEntry.svelte';
-import type { OutboxEntry } from '../../../src/data/outbox-records';
+import { newOutboxEntry, type OutboxEntry } from '../../../src/data/outbox-records';
 import type { OutboxStore } from '../../../src/stores/outbox.svelte';
 import { animal, newAnimal } from '../data/test-helpers';
 
 function entry(check: OutboxEntry['check']): OutboxEntry {
   return {
+    ...newOutboxEntry(newAnimal('Kitten', '2'), 0),
     localId: 'l1',
-    idempotencyKey: '7b0c1f3e-2d4a-4c5b-9e8f-1a2b3c4d5e6f',
-    pet: newAnimal('Kitten', '2'),
-    createdAt: 0,
-    updatedAt: 0,
     state: 'check_needed',
     attempts: 1,
-    lastError: null,
-    serverId: null,
-    nextAttemptAt: null,
-    failures: 0,
     doubtSince: 0,
     check,
-    notOurs: [],
   };
 }
 
