@@ -12,7 +12,7 @@ import { readRequestLog } from '../service/index';
 import { expect, test } from './fixtures';
 import { addAnimal, expectListLoaded, expectNoAxeViolations } from './renderer-helpers';
 import { readOutbox } from './support/crash-scenario';
-import { FetchCutter, startDevice, type Device } from './support/devices';
+import { FetchCutter, startDevice, type CutKind, type Device, type DeviceOptions } from './support/devices';
 
 async function openAdd(page: Page): Promise<void> {
   await expectListLoaded(page);
@@ -24,6 +24,33 @@ async function serviceIds(url: string, key: string, name: string): Promise<strin
   const response = await fetch(`${url}/pets?limit=100`, { headers: { Authorization: `Bearer ${key}` } });
   const animals = (await response.json()) as { id: number; name: string }[];
   return animals.filter((animal) => animal.name === name).map((animal) => String(animal.id));
+}
+
+/**
+ * Devices A and B on one key: A's first send of "Kitten" (category 2) is cut as `kind`, then B
+ * enters the same animal and the service stores B's; A's later requests go through.
+ */
+async function kittenOnBothDevices(
+  fixtures: Pick<DeviceOptions, 'browser' | 'service' | 'secretStore'>,
+  kind: CutKind,
+  started: (devices: Device[]) => void,
+): Promise<{ a: Device; bId: string | undefined }> {
+  const { service } = fixtures;
+  const cutter = new FetchCutter();
+  const a = await startDevice({ ...fixtures, fetch: cutter.fetch });
+  const b = await startDevice(fixtures);
+  started([a, b]);
+  await openAdd(a.page);
+  await openAdd(b.page);
+
+  const cut = cutter.cutNextCreation(kind);
+  await addAnimal(a.page, 'Kitten', '2');
+  await cut;
+  await addAnimal(b.page, 'Kitten', '2');
+  await expect.poll(() => service.running.animalCount()).toBe(1);
+  const [bId] = await serviceIds(service.url, service.key, 'Kitten');
+  cutter.release();
+  return { a, bId };
 }
 
 test.describe('two devices, one key, a service that ignores Idempotency-Key', () => {
@@ -39,20 +66,11 @@ test.describe('two devices, one key, a service that ignores Idempotency-Key', ()
     service,
     secretStore,
   }) => {
-    const cutter = new FetchCutter();
-    const a = await startDevice({ browser, service, secretStore, fetch: cutter.fetch });
-    const b = await startDevice({ browser, service, secretStore });
-    devices = [a, b];
-    await openAdd(a.page);
-    await openAdd(b.page);
-
-    const cut = cutter.cutNextCreation('refused');
-    await addAnimal(a.page, 'Kitten', '2');
-    await cut;
-    await addAnimal(b.page, 'Kitten', '2');
-    await expect.poll(() => service.running.animalCount()).toBe(1);
-    const [bId] = await serviceIds(service.url, service.key, 'Kitten');
-    cutter.release();
+    const { a, bId } = await kittenOnBothDevices(
+      { browser, service, secretStore },
+      'refused',
+      (started) => (devices = started),
+    );
 
     await expect.poll(() => service.running.animalCount()).toBe(2);
     await expect(a.page.getByTestId('sync-indicator')).toContainText('all sent');
@@ -68,20 +86,11 @@ test.describe('two devices, one key, a service that ignores Idempotency-Key', ()
     service,
     secretStore,
   }, info) => {
-    const cutter = new FetchCutter();
-    const a = await startDevice({ browser, service, secretStore, fetch: cutter.fetch });
-    const b = await startDevice({ browser, service, secretStore });
-    devices = [a, b];
-    await openAdd(a.page);
-    await openAdd(b.page);
-
-    const cut = cutter.cutNextCreation('lost');
-    await addAnimal(a.page, 'Kitten', '2');
-    await cut;
-    await addAnimal(b.page, 'Kitten', '2');
-    await expect.poll(() => service.running.animalCount()).toBe(1);
-    const [bId] = await serviceIds(service.url, service.key, 'Kitten');
-    cutter.release();
+    const { a, bId } = await kittenOnBothDevices(
+      { browser, service, secretStore },
+      'lost',
+      (started) => (devices = started),
+    );
 
     const check = a.page.getByTestId('check-entry');
     await expect(check).toContainText('Kitten');
