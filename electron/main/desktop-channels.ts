@@ -25,7 +25,7 @@ import {
   type DesktopOutput,
 } from '../../src/shared/api';
 import { err, ok, type Result } from '../../src/shared/result';
-import { UNKNOWN_SENDER, type IpcMainLike, type SenderCheck } from './ipc';
+import { senderTrusted, UNKNOWN_SENDER, type IpcMainLike, type SenderCheck } from './ipc';
 
 export type DesktopHandlers = {
   [C in DesktopChannel]: (args: DesktopArgs<C>) => Promise<Result<DesktopOutput<C>>>;
@@ -39,13 +39,7 @@ export function registerDesktopIpc(
 ): () => void {
   for (const channel of DESKTOP_CHANNELS) {
     ipcMain.handle(ipcName(channel), async (event: IpcMainInvokeEvent, input: unknown) => {
-      let trusted: boolean;
-      try {
-        trusted = isTrustedSender(event);
-      } catch {
-        trusted = false;
-      }
-      if (!trusted) return UNKNOWN_SENDER;
+      if (!senderTrusted(isTrustedSender, event)) return UNKNOWN_SENDER;
       const parsed = desktopApi[channel].input.safeParse(input === undefined ? {} : input);
       if (!parsed.success) {
         return err('invalid_request', `Invalid ${channel} request: ${describeIssues(parsed.error.issues)}.`);

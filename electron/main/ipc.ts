@@ -18,17 +18,20 @@ export type SenderCheck = (event: IpcMainInvokeEvent) => boolean;
 
 export const UNKNOWN_SENDER = err('invalid_request', 'Unknown sender');
 
+/** The sender check of every channel: a check that throws counts as a refusal. */
+export function senderTrusted(isTrustedSender: SenderCheck, event: IpcMainInvokeEvent): boolean {
+  try {
+    return isTrustedSender(event);
+  } catch {
+    return false;
+  }
+}
+
 /** Registers every channel; returns the function that removes them again. */
 export function registerIpc(ipcMain: IpcMainLike, router: Router, isTrustedSender: SenderCheck): () => void {
   for (const channel of CHANNELS) {
     ipcMain.handle(ipcName(channel), async (event, input) => {
-      let trusted: boolean;
-      try {
-        trusted = isTrustedSender(event);
-      } catch {
-        trusted = false;
-      }
-      if (!trusted) return UNKNOWN_SENDER;
+      if (!senderTrusted(isTrustedSender, event)) return UNKNOWN_SENDER;
       return router.handle(channel, input);
     });
   }
