@@ -184,6 +184,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
         stopping ??= (async () => {
           // SIGQUIT: graceful shutdown of the master (by its pid) and its worker
           child.kill('SIGQUIT');
+          // A watchdog, not a wait: stop waits for nginx's exit event; only a master that ignores
+          // SIGQUIT for 5 s is killed, so a stuck gateway never outlives its test.
           const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
           await exited(child);
           clearTimeout(timer);
