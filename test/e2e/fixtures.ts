@@ -183,3 +183,10 @@ export async function serviceAnimalNames(service: E2eService, limit = 5): Promis
   const animals = (await response.json()) as { name: string }[];
   return animals.map((animal) => animal.name);
 }
+
+/** Another client of the same key spends `count` requests of the window behind the app's back. */
+export async function spendRequests(service: E2eService, count: number): Promise<void> {
+  for (let i = 0; i < count; i += 1) {
+    await fetch(`${service.url}/pets?limit=1`, { headers: { Authorization: `Bearer ${service.key}` } });
+  }
+}

@@ -5,7 +5,7 @@
  * counts the whole batch.
  */
 import { readFile } from 'node:fs/promises';
-import { expect, test } from './fixtures';
+import { expect, spendRequests, test } from './fixtures';
 import { addAnimal, expectListLoaded } from './renderer-helpers';
 import { categoryFor, queueThroughForm } from './support/queue-through-form';
 
@@ -83,9 +83,7 @@ test.describe('a batch', () => {
     test.setTimeout(60_000);
     const { page, service } = app;
     await expectListLoaded(page);
-    for (let i = 0; i < 2; i += 1) {
-      await fetch(`${service.url}/pets?limit=1`, { headers: { Authorization: `Bearer ${service.key}` } });
-    }
+    await spendRequests(service, 2);
     await page.getByRole('link', { name: 'Add animal', exact: true }).click();
     await queueThroughForm(
       page,

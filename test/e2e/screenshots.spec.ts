@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures';
+import { expect, spendRequests, test } from './fixtures';
 import { addAnimal, DETAIL_REFRESH_NOW, expectListLoaded, expectNoAxeViolations } from './renderer-helpers';
 
 const README_SHOTS = resolve(import.meta.dirname, '../../docs/screenshots');
@@ -108,9 +108,7 @@ test.describe('rate-limited', () => {
   test('the paused meter', async ({ app }) => {
     const { page, service } = app;
     await expectListLoaded(page);
-    for (let i = 0; i < 2; i += 1) {
-      await fetch(`${service.url}/pets?limit=1`, { headers: { Authorization: `Bearer ${service.key}` } });
-    }
+    await spendRequests(service, 2);
     await page.getByRole('button', { name: 'Refresh' }).click();
     await expect(page.getByRole('status', { name: 'Rate limit' })).toContainText('Paused');
     await expectNoAxeViolations(page);
