@@ -1,9 +1,15 @@
-import { resolve } from 'node:path';
-import { defineConfig } from 'electron-vite';
-import type { Plugin } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { defineConfig } from 'electron-vite';
+import { resolve } from 'node:path';
+import type { Plugin } from 'vite';
 
 const root = import.meta.dirname;
+
+/** A module of one of the renderer's feature folders (src/<feature>/…), docs/architecture.md "Folders". */
+const CONTRACT_MODULE = /[\\/]src[\\/]shared[\\/]|[\\/]node_modules[\\/]zod[\\/]/;
+const SHELL_MODULE = /[\\/]src[\\/]shell[\\/]/;
+const FEATURE_MODULE =
+  /[\\/]src[\\/](add|app|categories|detail|diagnostics|list|orders|profiles|shell|storage|sync|toolkit)[\\/]/;
 
 /**
  * The renderer's entry imports its next steps with `import()` so that each is evaluated in a
@@ -66,7 +72,29 @@ export default defineConfig({
       minify: true,
       // One stylesheet, linked by index.html: a chunk loaded with import() then waits for no CSS.
       cssCodeSplit: false,
-      rollupOptions: { input: { index: resolve(root, 'src/index.html') } },
+      rollupOptions: {
+        input: { index: resolve(root, 'src/index.html') },
+        // The features' index.ts files re-export screens beside stores; their modules have no side
+        // effects but their exports, so a screen lands in the chunk of the step that uses it (the
+        // components of step 3, or its own lazy chunk), not in the stores' chunk that imports
+        // the same index for a store. Styles are side effects and stay (first rule wins).
+        // The contract (src/shared and zod) and the shell's stores are a chunk each: every step
+        // and every screen reads them, and small chunks of their parts would only add requests.
+        output: {
+          codeSplitting: {
+            groups: [
+              { name: 'contract', test: CONTRACT_MODULE },
+              { name: 'shell', test: SHELL_MODULE },
+            ],
+          },
+        },
+        treeshake: {
+          moduleSideEffects: [
+            { test: /\.css$|[?&]type=style/, sideEffects: true },
+            { test: FEATURE_MODULE, sideEffects: false },
+          ],
+        },
+      },
     },
   },
 });

@@ -10,18 +10,16 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { defaultDataDir } from '../electron/core/app-data-dir';
-import { storeBoundKey } from '../electron/core/bound-key';
-import { openOsKeychain } from '../electron/core/os-keychain';
-import { DEFAULT_KEYCHAIN_SERVICE } from '../electron/core/keytar-secret-store';
-import { startAppOnHost } from '../electron/host/app-on-host';
-import { startService, type RunningService } from '../test/service/index';
+import { DEFAULT_KEYCHAIN_SERVICE, defaultDataDir, openOsKeychain, storeBoundKey } from '../electron/core';
+import { startAppOnHost } from '../electron/host';
+import { errorMessage } from '../src/shared/errors';
+import { type RunningService, startService } from '../test/service/index';
 import { checkKeychain, INSIDE_PRIVATE_KEYRING, KEYCHAIN_FIX } from './lib/demo-keychain';
 import { findElectronBinary } from './lib/electron-binary';
 import { openInBrowser } from './lib/open-browser';
 
 const ROOT = resolve(import.meta.dirname, '..');
-// Everything the app shows is scrubbed of keys (electron/core/scrub.ts): a key that is a plain
+// Everything the app shows is scrubbed of keys (electron/core/keys/scrub.ts): a key that is a plain
 // word ("demo") would be hidden inside ordinary text such as the profile name "Local demo".
 const DEMO_KEY = 'local-demo-key';
 const DEMO_PORT = 4010;
@@ -147,7 +145,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    process.stderr.write(`demo: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`demo: ${errorMessage(error)}\n`);
     process.exit(1);
   },
 );

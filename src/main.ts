@@ -8,14 +8,15 @@
  * The chunks of steps 2 and 3 are fetched along with the entry (modulepreload links added by
  * electron.vite.config.ts), so the steps cost no extra round trip.
  */
-import { getAdoption } from './lib/transport';
+import { loadApp, loadStores } from './app';
+import { getAdoption } from './transport';
 import './app.css';
 
 const target = document.getElementById('app');
 if (!target) throw new Error('the #app element is missing from index.html');
 const api = getAdoption();
-const { createApp } = await import('./stores/app-context.svelte');
+const { createApp } = await loadStores();
 const app = createApp(api);
 void app.start();
-const [{ default: App }, { mount }] = await Promise.all([import('./App.svelte'), import('svelte')]);
+const [{ default: App }, { mount }] = await Promise.all([loadApp(), import('svelte')]);
 mount(App, { target, props: { app } });

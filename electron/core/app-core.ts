@@ -6,20 +6,14 @@
  */
 import { join } from 'node:path';
 import type { ChannelOutput } from '../../src/shared/api';
+import { type Clock, systemClock } from '../../src/shared/clock';
 import type { Profile } from '../../src/shared/profile';
 import { err, ok, type Result } from '../../src/shared/result';
-import { systemClock, type Clock } from '../../src/shared/clock';
-import { ConnectivityTracker } from './connectivity';
-import { DiagnosticsLog } from './diagnostics-log';
-import { createEventBus, type EventBus } from './event-bus';
-import { RateLimitGovernor } from './governor';
-import { KeyService } from './key-service';
-import { KeyStatusTracker } from './key-status';
-import { ProfileStore } from './profile-store';
-import { createRouter, type Handlers, type Router } from './router';
-import { Scrubber } from './scrub';
-import type { SecretStore } from './secret-store';
-import { createServiceClient, type ServiceClientOptions } from './service-client';
+import { createEventBus, createRouter, type EventBus, type Handlers, type Router } from './api';
+import { KeyService, KeyStatusTracker, Scrubber, type SecretStore } from './keys';
+import { ProfileStore } from './profiles';
+import { RateLimitGovernor } from './rate-limit';
+import { ConnectivityTracker, createServiceClient, DiagnosticsLog, type ServiceClientOptions } from './service';
 
 export interface AppCoreOptions {
   /** Node's `fetch`, in the app (electron/main/index.ts says why) and in the browser host. */

@@ -5,9 +5,9 @@
  * origin per data folder (host-port.ts).
  */
 import { join } from 'node:path';
-import { createAppCore, type AppCore, type AppCoreOptions } from '../core/app-core';
+import { type AppCore, type AppCoreOptions, createAppCore } from '../core';
 import { otherPortNotice, PortTakenError, readRememberedPort, rememberPort } from './host-port';
-import { startBrowserHost, type BrowserHost } from './server';
+import { type BrowserHost, startBrowserHost } from './server';
 
 export const PROJECT_RESOURCES_DIR = join(import.meta.dirname, '../../resources');
 

@@ -8,8 +8,8 @@
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { defaultDataDir } from '../core/app-data-dir';
-import { openOsKeychain } from '../core/os-keychain';
+import { errorMessage } from '../../src/shared/errors';
+import { defaultDataDir, openOsKeychain } from '../core';
 import { startAppOnHost } from './app-on-host';
 
 const HELP = `Usage: npm run host -- [options]
@@ -102,7 +102,7 @@ async function main(): Promise<void> {
 
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
   main().catch((error: unknown) => {
-    process.stderr.write(`host: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`host: ${errorMessage(error)}\n`);
     process.exit(1);
   });
 }

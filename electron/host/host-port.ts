@@ -8,7 +8,7 @@
  */
 import { join } from 'node:path';
 import { z } from 'zod';
-import { nodeSettingsFs, writeFileAtomic } from '../core/atomic-file';
+import { nodeSettingsFs, writeFileAtomic } from '../core';
 
 export const HOST_PORT_FILE = 'browser-host.json';
 const PortFile = z.object({ version: z.literal(1), port: z.number().int().min(1).max(65535) });

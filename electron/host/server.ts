@@ -11,16 +11,15 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Readable } from 'node:stream';
 import { resolve } from 'node:path';
+import { Readable } from 'node:stream';
+import { API_PREFIX, EVENTS_PATH, LAUNCH_PARAM } from '../../src/shared/host-protocol';
 import { err, type Result } from '../../src/shared/result';
-import { BodyTooLarge, readCapped } from '../core/capped-body';
-import type { Router } from '../core/router';
+import { BodyTooLarge, readCapped, type Router } from '../core';
 import { createEventStreams, type EventSourceLike } from './event-stream';
 import { howToOpenPage, LaunchSessions } from './launch-session';
 import { checkOrigin, ownHosts } from './request-guard';
 import { SECURITY_HEADERS, sendHtml, sendPlain, serveStatic } from './static-files';
-import { API_PREFIX, EVENTS_PATH, LAUNCH_PARAM } from '../../src/shared/host-protocol';
 
 /** The largest request body the host reads (a channel's JSON input). */
 export const MAX_REQUEST_BODY_BYTES = 1024 * 1024;

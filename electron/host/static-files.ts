@@ -5,7 +5,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import { extname, join, resolve, sep } from 'node:path';
-import { CONTENT_SECURITY_POLICY } from '../core/content-security-policy';
+import { CONTENT_SECURITY_POLICY } from '../core';
 
 export { CONTENT_SECURITY_POLICY };
 

@@ -10,7 +10,7 @@
  */
 import fs from 'node:fs';
 import { extname, isAbsolute, relative, resolve } from 'node:path';
-import { CONTENT_SECURITY_POLICY } from '../core/content-security-policy';
+import { CONTENT_SECURITY_POLICY } from '../core';
 
 export const APP_SCHEME = 'app';
 export const APP_HOST = 'adoption-desk';

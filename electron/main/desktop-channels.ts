@@ -15,17 +15,17 @@
  */
 import type { IpcMainInvokeEvent } from 'electron';
 import { basename, join } from 'node:path';
-import { describeIssues } from '../core/router';
 import {
   DESKTOP_CHANNELS,
   desktopApi,
-  ipcName,
   type DesktopArgs,
   type DesktopChannel,
   type DesktopOutput,
+  ipcName,
 } from '../../src/shared/api';
+import { describeIssues } from '../../src/shared/errors';
 import { err, ok, type Result } from '../../src/shared/result';
-import { senderTrusted, UNKNOWN_SENDER, type IpcMainLike, type SenderCheck } from './ipc';
+import { type IpcMainLike, type SenderCheck, senderTrusted, UNKNOWN_SENDER } from './ipc';
 
 export type DesktopHandlers = {
   [C in DesktopChannel]: (args: DesktopArgs<C>) => Promise<Result<DesktopOutput<C>>>;
@@ -42,7 +42,10 @@ export function registerDesktopIpc(
       if (!senderTrusted(isTrustedSender, event)) return UNKNOWN_SENDER;
       const parsed = desktopApi[channel].input.safeParse(input === undefined ? {} : input);
       if (!parsed.success) {
-        return err('invalid_request', `Invalid ${channel} request: ${describeIssues(parsed.error.issues)}.`);
+        return err(
+          'invalid_request',
+          `Invalid ${channel} request: ${describeIssues(parsed.error.issues, { max: 10 })}.`,
+        );
       }
       try {
         const handler = handlers[channel] as (args: unknown) => Promise<Result<unknown>>;

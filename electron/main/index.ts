@@ -14,8 +14,7 @@
 import { app } from 'electron';
 import { existsSync } from 'node:fs';
 import tls from 'node:tls';
-import { createAppCore } from '../core/app-core';
-import { openOsKeychain } from '../core/os-keychain';
+import { createAppCore, openOsKeychain } from '../core';
 import { startMainProcess } from './main-process';
 import { startupSettings } from './startup-settings';
 import { trustSystemCertificates } from './system-certificates';

@@ -4,9 +4,9 @@
  * pushed to the window with `webContents.send`.
  */
 import type { IpcMainInvokeEvent } from 'electron';
-import { CHANNELS, ipcName, type EventName } from '../../src/shared/api';
+import { CHANNELS, type EventName, ipcName } from '../../src/shared/api';
 import { err } from '../../src/shared/result';
-import type { Router } from '../core/router';
+import type { Router } from '../core';
 
 /** The part of `ipcMain` used here. */
 export interface IpcMainLike {

@@ -5,11 +5,10 @@
  * A failure anywhere in start-up is shown in a dialog and the app exits, so no windowless
  * process is left holding the single-instance lock.
  */
-import { app, dialog, ipcMain, Menu, protocol, session, type BrowserWindow } from 'electron';
+import { app, type BrowserWindow, dialog, ipcMain, Menu, protocol, session } from 'electron';
 import { join } from 'node:path';
-import { nodeSettingsFs, writeFileAtomic } from '../core/atomic-file';
-import type { EventBus } from '../core/event-bus';
-import type { Router } from '../core/router';
+import { errorMessage } from '../../src/shared/errors';
+import { type EventBus, nodeSettingsFs, type Router, writeFileAtomic } from '../core';
 import { APP_SCHEME, APP_SCHEME_PRIVILEGES, createAppProtocolHandler } from './app-protocol';
 import { createDesktopHandlers, registerDesktopIpc } from './desktop-channels';
 import { forwardEvents, registerIpc, trustedSenderCheck } from './ipc';
@@ -41,7 +40,7 @@ export const STARTUP_FAILURE_TITLE = 'Adoption Desk could not start';
 
 /** The dialog's text: the error's own message, bounded, and what staff can do. */
 export function startupFailureMessage(error: unknown): string {
-  const raw = error instanceof Error ? error.message : String(error);
+  const raw = errorMessage(error);
   const message = raw.length > 500 ? `${raw.slice(0, 500)}…` : raw;
   return `${message}\n\nAdoption Desk will now close. Animals saved on this device are kept. If this happens again, tell IT what this message says.`;
 }

@@ -6,7 +6,7 @@
  */
 import { BrowserWindow, screen, type Session, type WebContents } from 'electron';
 import { join } from 'node:path';
-import { CONTENT_SECURITY_POLICY } from '../core/content-security-policy';
+import { CONTENT_SECURITY_POLICY } from '../core';
 import { APP_PAGE_URL, isAppPageUrl } from './app-protocol';
 import type { PermissionAsk } from './permissions';
 import { DEFAULT_SIZE, isVisibleOn, loadWindowBounds, saveWindowBounds } from './window-bounds';

@@ -4,8 +4,7 @@
  * itself inside a private, unlocked gnome-keyring session (scripts/with-keyring.mjs) that
  * lasts as long as the demo; the key is stored there again on each run.
  */
-import { openOsKeychain } from '../../electron/core/os-keychain';
-import { KeychainUnavailableError, type SecretStore } from '../../electron/core/secret-store';
+import { KeychainUnavailableError, openOsKeychain, type SecretStore } from '../../electron/core';
 import { onPath } from './open-browser';
 
 export const INSIDE_PRIVATE_KEYRING = 'ADOPTION_DEMO_PRIVATE_KEYRING';

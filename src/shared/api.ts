@@ -21,7 +21,7 @@ export const ApiKey = z
 const ProfileRef = z.object({ profileId: ProfileId });
 
 /**
- * What is known of a profile's API key, tracked by the core alone (electron/core/key-status.ts):
+ * What is known of a profile's API key, tracked by the core alone (electron/core/keys/key-status.ts):
  * `none` (no key for the profile's address), `saved` (saved, not tried yet), `accepted` (the
  * service answered a call made with it), `refused` (the service answered 401 to it).
  */
@@ -40,7 +40,7 @@ export const api = {
   listPets: {
     input: ProfileRef.extend({
       query: ListQuery,
-      /** The screen asking: its newer read drops an older one not yet sent (electron/core/read-sharing.ts). */
+      /** The screen asking: its newer read drops an older one not yet sent (electron/core/service/read-sharing.ts). */
       view: z.string().min(1).max(40).optional(),
     }),
     output: z.object({ animals: z.array(Animal), fetchedAt: z.number() }),
@@ -126,7 +126,7 @@ export const desktopApi = {
 
 export const events = {
   governor: GovernorSnapshot,
-  /** Every answer or failure that says whether the profile's service is reachable (electron/core/connectivity.ts). */
+  /** Every answer or failure that says whether the profile's service is reachable (electron/core/service/connectivity.ts). */
   connectivity: z.object({ profileId: z.string(), online: z.boolean(), at: z.number() }),
   key: KeyStatus,
   profiles: ProfileList,

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { Int64 } from './animal';
+import { describeIssues, type IssueLike } from './errors';
 import { compareInt64 } from './int64';
 import { matchKey } from './text-match';
 
@@ -54,7 +55,7 @@ export const CategoryFile = z.object({
 
 export type CategoryFileResult = { ok: true; categories: Category[] } | { ok: false; message: string };
 
-function describeIssue(issue: z.core.$ZodIssue): string {
+function describeIssue(issue: IssueLike): string {
   const [first, index, field] = issue.path;
   if (first !== 'categories' || typeof index !== 'number') return issue.message;
   if (field === 'id') return `entry ${index + 1}: its ID must be a whole number (64-bit)`;
@@ -66,7 +67,7 @@ function describeIssue(issue: z.core.$ZodIssue): string {
  * been rounded by `JSON.parse` and is refused (the file this app writes has ids as strings). Plain
  * `JSON.parse` rather than the exact codec: it keeps lossless-json out of the window's bundle.
  */
-function numericIds(raw: unknown): string | null {
+function idsAsText(raw: unknown): string | null {
   const entries = (raw as { categories?: unknown } | null)?.categories;
   if (!Array.isArray(entries)) return null;
   for (const [index, entry] of entries.entries()) {
@@ -91,12 +92,12 @@ export function parseCategoryFile(text: string): CategoryFileResult {
   } catch {
     return { ok: false, message: 'The file is not a category file: it is not JSON text.' };
   }
-  const unsafe = numericIds(raw);
+  const unsafe = idsAsText(raw);
   if (unsafe) return { ok: false, message: `The file cannot be used: ${unsafe}.` };
   const parsed = CategoryFile.safeParse(raw);
   if (!parsed.success) {
-    const issues = parsed.error.issues.slice(0, 3).map(describeIssue);
-    return { ok: false, message: `The file cannot be used: ${issues.join('; ')}.` };
+    const issues = describeIssues(parsed.error.issues, { max: 3, describe: describeIssue });
+    return { ok: false, message: `The file cannot be used: ${issues}.` };
   }
   const problems = tableProblems(parsed.data.categories);
   if (problems.length > 0)

@@ -3,23 +3,24 @@
  * preload, HTTP + Server-Sent Events in the browser host's client). Every answer is
  * checked against the channel's output schema; a transport failure becomes an error value.
  */
+import type { z } from 'zod';
 import {
   api,
-  CHANNELS,
-  DESKTOP_CHANNELS,
-  desktopApi,
-  events,
   type Channel,
   type ChannelInput,
   type ChannelOutput,
+  CHANNELS,
+  DESKTOP_CHANNELS,
+  desktopApi,
   type DesktopChannel,
   type DesktopInput,
   type DesktopOutput,
   type EventName,
   type EventPayload,
+  events,
 } from './api';
-import type { z } from 'zod';
-import { err, resultSchema, type Result } from './result';
+import { errorMessage } from './errors';
+import { err, type Result, resultSchema } from './result';
 
 export type HostKind = 'electron' | 'browser';
 
@@ -70,7 +71,7 @@ async function call<T>(
   try {
     raw = await transport.invoke(channel, input);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     return err('offline', `The app's core could not be reached (${message}).`);
   }
   const parsed = resultSchemaOf(channel, desktop)?.safeParse(raw);

@@ -1,6 +1,6 @@
 /**
  * The browser host's protocol, shared by the host (electron/host) and its client in the
- * renderer (src/lib/transport.ts):
+ * renderer (src/transport.ts):
  * - the host prints a one-time launch URL, `/?launch=<secret>`; opening it trades the secret
  *   for a session cookie (`HttpOnly; SameSite=Strict`, named after the port) and redirects
  *   to `/`. Without that session every request is refused (the page says how to open the app);

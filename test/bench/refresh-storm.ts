@@ -13,10 +13,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createAppCore } from '../../electron/core/app-core';
-import { MemorySecretStore } from '../../electron/core/memory-secret-store';
+import { MemorySecretStore } from '../../electron/core/keys/memory-secret-store';
 import { readRequestLog, startService } from '../service/index';
-import { nginxAvailable, startGateway, type GatewayLogLine } from '../support/nginx';
-import { makeCreations, sleep, type Creation, type DrainTarget } from './clients/post-pet';
+import { type GatewayLogLine, nginxAvailable, startGateway } from '../support/nginx';
+import { type Creation, type DrainTarget, makeCreations, sleep } from './clients/post-pet';
 import { naiveStormClient, reactiveStormClient, type StormClient } from './clients/storm-clients';
 import type { Bench, BenchResult } from './lib/report';
 

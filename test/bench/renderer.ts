@@ -5,19 +5,19 @@
  * list call returns at most 100), then "Saved on this device" (`#/saved`) is loaded LOADS
  * times and its controls are changed, timed inside the page (see renderer-page.ts).
  */
+import { chromium, type Page } from '@playwright/test';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type Page } from '@playwright/test';
-import { storeBoundKey } from '../../electron/core/bound-key';
-import { MemorySecretStore } from '../../electron/core/memory-secret-store';
+import { storeBoundKey } from '../../electron/core/keys/bound-key';
+import { MemorySecretStore } from '../../electron/core/keys/memory-secret-store';
 import { startAppOnHost } from '../../electron/host';
 import { CHROMIUM_ARGS } from '../../playwright.config';
 import { startService } from '../service/index';
 import { seedAnimals } from '../service/seed-data';
 import type { Bench, BenchResult } from './lib/report';
 import { summarize } from './lib/stats';
-import { fillAnimals, installProbe, timeChange, type ChangeTiming, type PageProbe } from './renderer-page';
+import { type ChangeTiming, fillAnimals, installProbe, type PageProbe, timeChange } from './renderer-page';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const ANIMALS = 10_000;

@@ -7,19 +7,19 @@
  * outbox does. Side by side, as many naive and as many reactive clients. Counted from the
  * service's request log; fairness is Jain's index over the devices' throughputs.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
 import { setMaxListeners } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createAppCore } from '../../electron/core/app-core';
-import { MemorySecretStore } from '../../electron/core/memory-secret-store';
+import { MemorySecretStore } from '../../electron/core/keys/memory-secret-store';
 import { readRequestLog, startService } from '../service/index';
 import { drainNaive } from './clients/naive-client';
-import { makeCreations, type Creation, type DrainOutcome, type DrainTarget } from './clients/post-pet';
+import { type Creation, type DrainOutcome, type DrainTarget, makeCreations } from './clients/post-pet';
 import { drainReactive } from './clients/reactive-client';
 import { countBans } from './drain';
-import { jainIndex } from './lib/stats';
 import type { Bench, BenchResult } from './lib/report';
+import { jainIndex } from './lib/stats';
 
 const CREATIONS = 300;
 const PER_WINDOW = 60;

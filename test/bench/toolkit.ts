@@ -13,19 +13,19 @@
  * index of 10,000 animals, and `animalsToCsv` of 10,000 animals.
  * Goal (issue 15): the 1,000-row preview under 1 s.
  */
+import { chromium, type Page } from '@playwright/test';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type Page } from '@playwright/test';
-import { storeBoundKey } from '../../electron/core/bound-key';
-import { MemorySecretStore } from '../../electron/core/memory-secret-store';
+import { storeBoundKey } from '../../electron/core/keys/bound-key';
+import { MemorySecretStore } from '../../electron/core/keys/memory-secret-store';
 import { startAppOnHost } from '../../electron/host';
 import { CHROMIUM_ARGS } from '../../playwright.config';
-import { animalsToCsv } from '../../src/data/csv-export';
-import { previewCsv } from '../../src/data/csv-import';
-import { DuplicateIndex } from '../../src/data/duplicates';
 import type { Animal } from '../../src/shared/animal';
 import { CategoryLabels } from '../../src/shared/categories';
+import { DuplicateIndex } from '../../src/storage/duplicates';
+import { animalsToCsv } from '../../src/toolkit/csv-export';
+import { previewCsv } from '../../src/toolkit/csv-import';
 import { startService } from '../service/index';
 import { seedAnimals } from '../service/seed-data';
 import type { Bench, BenchResult } from './lib/report';

@@ -6,10 +6,10 @@
  *   SOAK=1 node scripts/with-keyring.mjs npx playwright test crash-during-sync.soak
  * The short variant in `npm test` is crash-during-sync.spec.ts.
  */
-import { storeBoundKey } from '../../electron/core/bound-key';
+import { storeBoundKey } from '../../electron/core/keys/bound-key';
 import { test } from './fixtures';
 import { checkCrashOutcome } from './support/crash-assertions';
-import { runCrashScenario, type CrashKind } from './support/crash-scenario';
+import { type CrashKind, runCrashScenario } from './support/crash-scenario';
 
 const SERVICE = { seedAnimals: 0, plan: 'enterprise:100000:1000000', latencyMs: '2..15' };
 const SEEDS = Array.from({ length: 20 }, (_, i) => 1001 + i);

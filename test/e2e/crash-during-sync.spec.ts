@@ -9,10 +9,10 @@
  * against `--no-idempotency` "it is this one" (reconciliation never guesses alone).
  * The 20-seed variants: crash-during-sync.soak.spec.ts (SOAK=1).
  */
-import { storeBoundKey } from '../../electron/core/bound-key';
+import { storeBoundKey } from '../../electron/core/keys/bound-key';
 import { test } from './fixtures';
 import { checkCrashOutcome } from './support/crash-assertions';
-import { runCrashScenario, type CrashKind } from './support/crash-scenario';
+import { type CrashKind, runCrashScenario } from './support/crash-scenario';
 
 const SERVICE = { seedAnimals: 0, plan: 'enterprise:100000:1000000', latencyMs: '2..15' };
 const KINDS: CrashKind[] = ['host-kill', 'browser-close'];

@@ -20,17 +20,17 @@
  * Override per file with `test.use({ serviceOptions: { seedAnimals: 0, plan: 'pro' } })`,
  * `test.use({ storeKey: false })` or `test.use({ coreOptions: { http: { headersTimeoutMs: 2000 } } })`.
  */
+import { expect, type Page, test as base } from '@playwright/test';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test as base, expect, type Page } from '@playwright/test';
 import type { AppCore, AppCoreOptions } from '../../electron/core/app-core';
-import { storeBoundKey } from '../../electron/core/bound-key';
-import { openOsKeychain } from '../../electron/core/os-keychain';
-import type { SecretStore } from '../../electron/core/secret-store';
-import { startAppOnHost, type BrowserHost } from '../../electron/host';
-import { startService, type RunningService, type ServiceOptions } from '../service/index';
+import { storeBoundKey } from '../../electron/core/keys/bound-key';
+import { openOsKeychain } from '../../electron/core/keys/os-keychain';
+import type { SecretStore } from '../../electron/core/keys/secret-store';
+import { type BrowserHost, startAppOnHost } from '../../electron/host';
+import { type RunningService, type ServiceOptions, startService } from '../service/index';
 import { e2eOutDir } from './support/global-setup';
 
 export interface E2eServiceOptions extends Omit<ServiceOptions, 'port' | 'keys' | 'dataFile' | 'logFile'> {

@@ -5,7 +5,7 @@
  * show an empty queue ("Online · all sent") and never send it.
  */
 import { join } from 'node:path';
-import { storeBoundKey } from '../../electron/core/bound-key';
+import { storeBoundKey } from '../../electron/core/keys/bound-key';
 import { expect, test } from './fixtures';
 import { addAnimal, creations, expectListLoaded } from './renderer-helpers';
 import { startHostProcess } from './support/host-process';

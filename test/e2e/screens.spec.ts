@@ -54,6 +54,6 @@ test('everything is reachable from the keyboard, with a visible focus ring', asy
   }
   await expect(focused).toHaveText('Keys and profiles');
   await page.keyboard.press('Enter');
-  await expect(page).toHaveURL(/#\/settings$/);
+  await expect(page).toHaveURL(/#\/profiles$/);
   await expect(page.getByRole('heading', { name: 'Keys and profiles' })).toBeVisible();
 });

@@ -4,10 +4,10 @@ import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createKeytarSecretStore, type KeytarLike } from '../../electron/core/keytar-secret-store';
-import { decodeKeyRecord, storeBoundKey } from '../../electron/core/bound-key';
-import { KeyService } from '../../electron/core/key-service';
-import { KeychainUnavailableError } from '../../electron/core/secret-store';
+import { decodeKeyRecord, storeBoundKey } from '../../electron/core/keys/bound-key';
+import { KeyService } from '../../electron/core/keys/key-service';
+import { createKeytarSecretStore, type KeytarLike } from '../../electron/core/keys/keytar-secret-store';
+import { KeychainUnavailableError } from '../../electron/core/keys/secret-store';
 
 const require = createRequire(import.meta.url);
 const keytar = require('keytar') as KeytarLike;

@@ -5,15 +5,15 @@
  * gets the host's 4xx; the host keeps answering. Refusals (no/wrong session, foreign Origin or
  * Host) hold on every channel without the router ever being called.
  */
-import { request as httpRequest, Agent } from 'node:http';
+import { Agent, request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Router } from '../../electron/core/router';
-import { startBrowserHost, type BrowserHost } from '../../electron/host';
+import type { Router } from '../../electron/core/api/router';
+import { type BrowserHost, startBrowserHost } from '../../electron/host';
 import { CHANNELS } from '../../src/shared/api';
-import { createFuzzer } from './support/fuzz';
-import { answerProblem, prototypeIsClean, startFuzzCore, type FuzzCore } from './support/fuzz-core';
-import { watchProcess } from './support/hostile-client';
 import { openSession } from '../electron/host/host-http';
+import { createFuzzer } from './support/fuzz';
+import { answerProblem, type FuzzCore, prototypeIsClean, startFuzzCore } from './support/fuzz-core';
+import { watchProcess } from './support/hostile-client';
 
 const API_PAYLOADS = Number(process.env.FUZZ_API_PAYLOADS ?? 2000);
 const agent = new Agent({ keepAlive: true, maxSockets: 8 });

@@ -10,12 +10,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { DECREASE, FLOOR_PLAN_RATE } from '../../electron/core/rate-limit/adaptive-rate';
+import { RateLimitGovernor } from '../../electron/core/rate-limit/governor';
+import { createServiceClient } from '../../electron/core/service/service-client';
 import { systemClock } from '../../src/shared/clock';
-import { DECREASE, FLOOR_PLAN_RATE } from '../../electron/core/adaptive-rate';
-import { RateLimitGovernor } from '../../electron/core/governor';
-import { createServiceClient } from '../../electron/core/service-client';
 import { readRequestLog, startService } from '../service/index';
-import { GATEWAY_MODES, nginxAvailable, startGateway, type GatewayMode } from '../support/nginx';
+import { GATEWAY_MODES, type GatewayMode, nginxAvailable, startGateway } from '../support/nginx';
 
 const CREATIONS = 15;
 /**

@@ -5,9 +5,9 @@
  * waiting; nothing is sent before it ends, and the request is then served.
  */
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
-import { MAX_WAIT_MS } from '../../electron/core/rate-limit-headers';
+import { MAX_WAIT_MS } from '../../electron/core/rate-limit/rate-limit-headers';
 import { FakeClock } from '../support/fake-clock';
-import { startHostileServer, type CannedReply, type HostileServer } from './hostile-server';
+import { type CannedReply, type HostileServer, startHostileServer } from './hostile-server';
 import { hostileClient, watchProcess } from './support/hostile-client';
 
 const clock = new FakeClock();

@@ -4,8 +4,8 @@
  * written to the cache), a bounded read, and no crash; ids above 2^53 stay exact.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MESSAGES } from '../../electron/core/http-client';
-import { BIG_IDS, startHostileServer, type HostileServer } from './hostile-server';
+import { MESSAGES } from '../../electron/core/http/http-client';
+import { BIG_IDS, type HostileServer, startHostileServer } from './hostile-server';
 import { expectCleanError, hostileClient, KEY, watchProcess } from './support/hostile-client';
 
 const MiB = 1024 * 1024;

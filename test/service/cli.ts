@@ -2,6 +2,7 @@
  * `npm run service -- [flags]`: starts the local Animal Adoption Service. The first line of stdout
  * is exactly the base URL (scripts read it); `--help` lists the flags.
  */
+import { errorMessage } from '../../src/shared/errors';
 import { startService } from './index';
 import { HELP, parseCliArgs } from './options';
 
@@ -38,6 +39,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`service: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(`service: ${errorMessage(error)}\n`);
   process.exit(1);
 });

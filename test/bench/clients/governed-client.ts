@@ -5,9 +5,9 @@
  * creation the core gives up on (its retries used up) is sent again with the same key, as
  * the outbox does, until it is created or the bench's deadline passes.
  */
+import { RateLimitGovernor } from '../../../electron/core/rate-limit/governor';
+import { createServiceClient } from '../../../electron/core/service/service-client';
 import { systemClock } from '../../../src/shared/clock';
-import { RateLimitGovernor } from '../../../electron/core/governor';
-import { createServiceClient } from '../../../electron/core/service-client';
 import type { Creation, DrainOutcome, DrainTarget } from './post-pet';
 
 export async function drainGoverned(target: DrainTarget, creations: readonly Creation[]): Promise<DrainOutcome> {

@@ -3,13 +3,13 @@
  * animals. Runs only where the Electron binary is installed (never here: it cannot be
  * downloaded on these machines); otherwise skipped with the reason printed.
  */
+import { _electron as electron, expect, test } from '@playwright/test';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { _electron as electron, expect, test } from '@playwright/test';
-import { storeBoundKey } from '../../../electron/core/bound-key';
-import { openOsKeychain } from '../../../electron/core/os-keychain';
+import { storeBoundKey } from '../../../electron/core/keys/bound-key';
+import { openOsKeychain } from '../../../electron/core/keys/os-keychain';
 import { findElectronBinary } from '../../../scripts/lib/electron-binary';
 import { startService } from '../../service/index';
 import { e2eOutDir } from '../support/global-setup';

@@ -8,13 +8,13 @@
  * `FetchCutter` wraps Node's fetch for one device's core, so a test can cut one creation at a
  * chosen point and hold the device's later requests until the test lets them through.
  */
+import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from '@playwright/test';
-import { storeBoundKey } from '../../../electron/core/bound-key';
-import type { SecretStore } from '../../../electron/core/secret-store';
-import { startAppOnHost, type AppOnHost } from '../../../electron/host';
+import { storeBoundKey } from '../../../electron/core/keys/bound-key';
+import type { SecretStore } from '../../../electron/core/keys/secret-store';
+import { type AppOnHost, startAppOnHost } from '../../../electron/host';
 import type { E2eService } from '../fixtures';
 import { e2eOutDir } from './global-setup';
 

@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createAppCore, type AppCore } from '../../../electron/core/app-core';
-import { MemorySecretStore } from '../../../electron/core/memory-secret-store';
-import { ConnectivityTracker } from '../../../electron/core/connectivity';
+import { type AppCore, createAppCore } from '../../../electron/core/app-core';
+import { MemorySecretStore } from '../../../electron/core/keys/memory-secret-store';
+import { ConnectivityTracker } from '../../../electron/core/service/connectivity';
 import { CHANNELS, type EventName } from '../../../src/shared/api';
 import { err, ok } from '../../../src/shared/result';
-import { startService, type RunningService } from '../../service/index';
+import { type RunningService, startService } from '../../service/index';
 
 const RESOURCES = resolve(import.meta.dirname, '../../../resources');
 

@@ -1,11 +1,11 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { existsSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createEventBus, type EventBus } from '../../../electron/core/event-bus';
-import type { Router } from '../../../electron/core/router';
-import { CONTENT_SECURITY_POLICY, startBrowserHost, type BrowserHost } from '../../../electron/host';
+import { createEventBus, type EventBus } from '../../../electron/core/api/event-bus';
+import type { Router } from '../../../electron/core/api/router';
+import { type BrowserHost, CONTENT_SECURITY_POLICY, startBrowserHost } from '../../../electron/host';
 import { ok } from '../../../src/shared/result';
 import { openSession, send } from './host-http';
 

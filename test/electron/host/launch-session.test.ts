@@ -5,13 +5,13 @@
  * session cookie; the app API and the event stream accept only that session. No page, header
  * or answer carries a token another local process could read.
  */
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createEventBus } from '../../../electron/core/event-bus';
-import type { Router } from '../../../electron/core/router';
-import { startBrowserHost, type BrowserHost } from '../../../electron/host';
+import { createEventBus } from '../../../electron/core/api/event-bus';
+import type { Router } from '../../../electron/core/api/router';
+import { type BrowserHost, startBrowserHost } from '../../../electron/host';
 import { ok } from '../../../src/shared/result';
 import { openSession, pathOf, send } from './host-http';
 

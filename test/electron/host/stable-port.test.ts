@@ -9,8 +9,8 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MemorySecretStore } from '../../../electron/core/memory-secret-store';
-import { startAppOnHost, type AppOnHost } from '../../../electron/host';
+import { MemorySecretStore } from '../../../electron/core/keys/memory-secret-store';
+import { type AppOnHost, startAppOnHost } from '../../../electron/host';
 import { HOST_PORT_FILE } from '../../../electron/host/host-port';
 
 describe('browser host port per data folder', () => {

@@ -3,14 +3,14 @@
  * against the stand-in `electron`: sender checked, payload zod-parsed, dialog and print called
  * as Electron's docs describe (docs/api/dialog.md, docs/api/web-contents.md), file written whole.
  */
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createEventBus } from '../../../electron/core/event-bus';
+import { createEventBus } from '../../../electron/core/api/event-bus';
 import { ipcName } from '../../../src/shared/api';
 import { ok } from '../../../src/shared/result';
-import { createElectronStandIn, FakeWebContents, type ElectronStandIn } from './electron-stand-in';
+import { createElectronStandIn, type ElectronStandIn, FakeWebContents } from './electron-stand-in';
 
 const standIn: { current: ElectronStandIn } = vi.hoisted(() => ({ current: null as unknown as ElectronStandIn }));
 vi.mock('electron', async () => {

@@ -6,9 +6,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createEventBus } from '../../../electron/core/event-bus';
+import { createEventBus } from '../../../electron/core/api/event-bus';
 import { ok } from '../../../src/shared/result';
-import { createElectronStandIn, FakeWebContents, type ElectronStandIn } from './electron-stand-in';
+import { createElectronStandIn, type ElectronStandIn, FakeWebContents } from './electron-stand-in';
 
 const standIn: { current: ElectronStandIn } = vi.hoisted(() => ({ current: null as unknown as ElectronStandIn }));
 vi.mock('electron', async () => {

@@ -2,11 +2,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createEventBus } from '../../../electron/core/event-bus';
-import type { Router } from '../../../electron/core/router';
+import { createEventBus } from '../../../electron/core/api/event-bus';
+import type { Router } from '../../../electron/core/api/router';
 import { CHANNELS, DESKTOP_CHANNELS, ipcName } from '../../../src/shared/api';
 import { ok } from '../../../src/shared/result';
-import { createElectronStandIn, FakeWebContents, type ElectronStandIn } from './electron-stand-in';
+import { createElectronStandIn, type ElectronStandIn, FakeWebContents } from './electron-stand-in';
 
 const standIn: { current: ElectronStandIn } = vi.hoisted(() => ({ current: null as unknown as ElectronStandIn }));
 vi.mock('electron', async () => {

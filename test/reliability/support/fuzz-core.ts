@@ -6,9 +6,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createAppCore, type AppCore } from '../../../electron/core/app-core';
-import { MemorySecretStore } from '../../../electron/core/memory-secret-store';
-import { api, CHANNELS, type Channel } from '../../../src/shared/api';
+import { type AppCore, createAppCore } from '../../../electron/core/app-core';
+import { MemorySecretStore } from '../../../electron/core/keys/memory-secret-store';
+import { api, type Channel, CHANNELS } from '../../../src/shared/api';
 import { resultSchema } from '../../../src/shared/result';
 
 const ROOT = resolve(import.meta.dirname, '../../..');

@@ -4,9 +4,9 @@
  * shaped like the contract's AppError, never quoting the key or an HTML page.
  */
 import { expect } from 'vitest';
-import { systemClock, type Clock } from '../../../src/shared/clock';
-import { RateLimitGovernor } from '../../../electron/core/governor';
-import { createServiceClient, type ServiceClientOptions } from '../../../electron/core/service-client';
+import { RateLimitGovernor } from '../../../electron/core/rate-limit/governor';
+import { createServiceClient, type ServiceClientOptions } from '../../../electron/core/service/service-client';
+import { type Clock, systemClock } from '../../../src/shared/clock';
 import { AppError, type Result } from '../../../src/shared/result';
 
 export const KEY = 'hostile-test-KEY-0123456789';

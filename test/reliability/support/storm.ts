@@ -6,11 +6,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { RateLimitGovernor } from '../../../electron/core/rate-limit/governor';
+import { createServiceClient } from '../../../electron/core/service/service-client';
 import { systemClock } from '../../../src/shared/clock';
-import { RateLimitGovernor } from '../../../electron/core/governor';
-import { createServiceClient } from '../../../electron/core/service-client';
 import type { Result } from '../../../src/shared/result';
-import { readRequestLog, startService, type RequestLogLine } from '../../service/index';
+import { readRequestLog, type RequestLogLine, startService } from '../../service/index';
 
 export interface StormOptions {
   reads: number;

@@ -1,0 +1,7 @@
+/**
+ * Serving the app API (src/shared/api.ts) to every window: the router that parses and answers
+ * each channel, and the bus that carries the core's events. Used by app-core.ts; the hosts get
+ * both through electron/core.
+ */
+export { createEventBus, type EventBus } from './event-bus';
+export { createRouter, type Handlers, type Router } from './router';

@@ -1,0 +1,85 @@
+/**
+ * The one router of the app's API: every channel of `src/shared/api.ts`, whichever
+ * transport (Electron IPC or the browser host) carried the call. It parses the channel
+ * name and the input with the contract's zod schemas, calls the handler, and turns every
+ * failure into an error value: nothing is ever thrown across it.
+ *
+ * Validation messages name the failing paths and zod's messages, never the input values
+ * (the `setKey` input holds an API key). Every answer leaves through the scrubber
+ * (`scrub.ts`): no API key, whole or in part, crosses this edge, nor reaches the error log.
+ */
+import type { z } from 'zod';
+import { api, type Channel, type ChannelArgs, type ChannelOutput, CHANNELS } from '../../../src/shared/api';
+import { describeIssues } from '../../../src/shared/errors';
+import { err, type Result } from '../../../src/shared/result';
+import { Scrubber, scrubResult } from '../keys';
+
+export type Handlers = {
+  [C in Channel]: (args: ChannelArgs<C>) => Promise<Result<ChannelOutput<C>>>;
+};
+
+export interface Router {
+  /** Answers a call; never throws, never rejects. */
+  handle(channel: string, input: unknown): Promise<Result<unknown>>;
+}
+
+export interface RouterOptions {
+  /** Told about handler failures, without the call's payload. Defaults to console.error. */
+  logError?: (message: string) => void;
+  /** The core's scrubber (it knows the keys in use); a fresh one, knowing none, by default. */
+  scrubber?: Scrubber;
+}
+
+const KNOWN = new Set<string>(CHANNELS);
+
+export function isChannel(name: string): name is Channel {
+  return KNOWN.has(name);
+}
+
+function errorName(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : typeof error;
+}
+
+export function createRouter(handlers: Handlers, options: RouterOptions = {}): Router {
+  const scrubber = options.scrubber ?? new Scrubber();
+  const logError = (message: string): void =>
+    (options.logError ?? ((line: string) => console.error(line)))(scrubber.text(message));
+
+  async function dispatch<C extends Channel>(channel: C, input: unknown): Promise<Result<unknown>> {
+    const schema = api[channel].input as unknown as z.ZodType<ChannelArgs<C>>;
+    // The browser client sends `{}` for a missing input; IPC sends `undefined`: same meaning.
+    const parsed = schema.safeParse(input === undefined ? {} : input);
+    if (!parsed.success) {
+      return err('invalid_request', `Invalid ${channel} request: ${describeIssues(parsed.error.issues, { max: 10 })}.`);
+    }
+    const handler = handlers[channel] as (args: ChannelArgs<C>) => Promise<Result<ChannelOutput<C>>>;
+    const result = await handler(parsed.data);
+    if (!isResult(result)) {
+      logError(`router: the ${channel} handler returned something that is not a result`);
+      return err('internal', 'Something went wrong in the app core.');
+    }
+    return result;
+  }
+
+  return {
+    async handle(channel, input) {
+      if (typeof channel !== 'string' || !isChannel(channel)) {
+        return err('invalid_request', 'Unknown channel.');
+      }
+      try {
+        return scrubResult(channel, await dispatch(channel, input), scrubber);
+      } catch (error) {
+        // The error's own text only; never the payload, which may hold a key.
+        logError(`router: ${channel} failed (${errorName(error)})`);
+        return err('internal', 'Something went wrong in the app core.');
+      }
+    },
+  };
+}
+
+function isResult(value: unknown): value is Result<unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  const candidate = value as { ok?: unknown; error?: unknown };
+  if (candidate.ok === true) return 'data' in candidate;
+  return candidate.ok === false && typeof candidate.error === 'object' && candidate.error !== null;
+}

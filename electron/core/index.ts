@@ -1,0 +1,17 @@
+/**
+ * The app core's public entry: what the two hosts (electron/main, electron/host) and the tools
+ * in scripts/ use. The core is plain Node (no Electron): `createAppCore` wires the subsystems
+ * below (docs/architecture.md, "Folders"), and nothing outside electron/core reaches into them.
+ */
+export { createAppCore, type AppCore, type AppCoreOptions } from './app-core';
+export type { EventBus, Router } from './api';
+export { CONTENT_SECURITY_POLICY } from './content-security-policy';
+export { defaultDataDir, nodeSettingsFs, writeFileAtomic } from './data-folder';
+export { BodyTooLarge, readCapped } from './http';
+export {
+  DEFAULT_KEYCHAIN_SERVICE,
+  KeychainUnavailableError,
+  openOsKeychain,
+  storeBoundKey,
+  type SecretStore,
+} from './keys';

@@ -1,0 +1,146 @@
+/**
+ * The one scrubber of everything that leaves the core for the renderer (router results,
+ * events, diagnostics) and of the texts quoted from a service. It knows every API key the
+ * core read or was given in this run (`remember`) and hides, in any string and any object
+ * key: each key whole, URI-encoded and JSON-escaped, and every run of at least
+ * `MIN_FRAGMENT` characters taken from one of those forms, so a key cut anywhere (by a
+ * truncation in the core or by the service itself) leaves no usable part behind. It runs
+ * before any truncation: `bounded` cuts only scrubbed text.
+ */
+import type { DiagnosticEntry } from '../../../src/shared/diagnostics';
+import type { AppError, Result } from '../../../src/shared/result';
+
+export const HIDDEN_KEY = '[hidden key]';
+/** The shortest part of a key hidden on its own. Shorter keys are hidden whole only. */
+export const MIN_FRAGMENT = 8;
+/** Bounds of what crosses to the renderer, applied after scrubbing. */
+export const LIMITS = { code: 64, message: 1000, header: 64 } as const;
+
+/** `text` cut to `max` characters, with an ellipsis when it was longer. Scrub first. */
+export function bounded(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, Math.max(0, max - 1))}…`;
+}
+
+/** The forms in which a key can appear in text a service sends back. */
+function formsOf(key: string): string[] {
+  const forms = new Set([key, encodeURIComponent(key), JSON.stringify(key).slice(1, -1)]);
+  return [...forms];
+}
+
+export class Scrubber {
+  readonly #keys = new Set<string>();
+  /** Whole forms, longest first (so a longer form is hidden before a shorter one inside it). */
+  #needles: string[] = [];
+  /** Every MIN_FRAGMENT-long substring of every form of every key. */
+  readonly #fragments = new Set<string>();
+  /** The first two UTF-16 units of each fragment, as one number: a cheap test before the slice. */
+  readonly #starts = new Set<number>();
+
+  /** Hides `key` from now on. Keys are kept in this process's memory only. */
+  remember(key: string): void {
+    if (key.length === 0 || this.#keys.has(key)) return;
+    this.#keys.add(key);
+    const forms = formsOf(key);
+    this.#needles = [...new Set([...this.#needles, ...forms])].sort((a, b) => b.length - a.length);
+    for (const form of forms) {
+      for (let i = 0; i + MIN_FRAGMENT <= form.length; i += 1) {
+        this.#fragments.add(form.slice(i, i + MIN_FRAGMENT));
+        this.#starts.add(form.charCodeAt(i) * 0x10000 + form.charCodeAt(i + 1));
+      }
+    }
+  }
+
+  /** `text` with every known key (whole or any part of MIN_FRAGMENT characters or more) hidden. */
+  text(text: string): string {
+    if (this.#keys.size === 0 || text.length === 0) return text;
+    let out = text;
+    for (const needle of this.#needles) if (out.includes(needle)) out = out.split(needle).join(HIDDEN_KEY);
+    return this.#hideFragments(out);
+  }
+
+  /** A deep copy of a JSON-like value with every string and object key scrubbed. */
+  value<T>(value: T): T {
+    if (this.#keys.size === 0) return value;
+    return this.#walk(value) as T;
+  }
+
+  #walk(value: unknown): unknown {
+    if (typeof value === 'string') return this.text(value);
+    if (Array.isArray(value)) return value.map((item) => this.#walk(item));
+    if (typeof value !== 'object' || value === null) return value;
+    const out: Record<string, unknown> = {};
+    for (const [name, item] of Object.entries(value)) {
+      // defineProperty: a scrubbed name such as "__proto__" stays a plain own property
+      Object.defineProperty(out, this.text(name), { value: this.#walk(item), enumerable: true, writable: true });
+    }
+    return out;
+  }
+
+  #hideFragments(text: string): string {
+    if (this.#fragments.size === 0 || text.length < MIN_FRAGMENT) return text;
+    let out = '';
+    let copiedTo = 0;
+    let hiddenTo = -1;
+    for (let i = 0; i + MIN_FRAGMENT <= text.length; i += 1) {
+      if (!this.#starts.has(text.charCodeAt(i) * 0x10000 + text.charCodeAt(i + 1))) continue;
+      if (!this.#fragments.has(text.slice(i, i + MIN_FRAGMENT))) continue;
+      if (i > hiddenTo) {
+        // a new hidden run starts here
+        out += text.slice(copiedTo, i) + HIDDEN_KEY;
+      }
+      hiddenTo = i + MIN_FRAGMENT;
+      copiedTo = hiddenTo;
+    }
+    return hiddenTo < 0 ? text : out + text.slice(copiedTo);
+  }
+}
+
+/** An error's string fields scrubbed, then bounded. */
+export function scrubError(error: AppError, scrubber: Scrubber): AppError {
+  const scrubbed = scrubber.value(error);
+  return {
+    ...scrubbed,
+    code: bounded(scrubbed.code, LIMITS.code),
+    message: bounded(scrubbed.message, LIMITS.message),
+    ...(scrubbed.serviceCode !== undefined ? { serviceCode: bounded(scrubbed.serviceCode, LIMITS.code) } : {}),
+  };
+}
+
+/** A request-log entry scrubbed, its header values and outcome bounded. */
+export function scrubDiagnosticEntry(entry: DiagnosticEntry, scrubber: Scrubber): DiagnosticEntry {
+  const scrubbed = scrubber.value(entry);
+  const header = (value: string | null): string | null => (value === null ? null : bounded(value, LIMITS.header));
+  return {
+    ...scrubbed,
+    outcome: bounded(scrubbed.outcome, LIMITS.code),
+    rateLimit: {
+      limit: header(scrubbed.rateLimit.limit),
+      remaining: header(scrubbed.rateLimit.remaining),
+      reset: header(scrubbed.rateLimit.reset),
+      retryAfter: header(scrubbed.rateLimit.retryAfter),
+    },
+  };
+}
+
+/**
+ * What the router answers for `channel`, scrubbed: an error's fields, or the whole data, with
+ * the header values it quotes bounded (diagnostics entries, getPet's deprecation headers).
+ */
+export function scrubResult(channel: string, result: Result<unknown>, scrubber: Scrubber): Result<unknown> {
+  if (!result.ok) return { ok: false, error: scrubError(result.error, scrubber) };
+  const data = scrubber.value(result.data);
+  const record = data as Record<string, unknown>;
+  if (channel === 'diagnostics' && Array.isArray(record.entries)) {
+    const entries = (record.entries as DiagnosticEntry[]).map((entry) => scrubDiagnosticEntry(entry, scrubber));
+    return { ok: true, data: { ...record, entries } };
+  }
+  const deprecation = record.deprecation as Record<'deprecation' | 'sunset', string | null> | undefined;
+  if (channel === 'getPet' && deprecation) {
+    const cut = (value: string | null): string | null => (value === null ? null : bounded(value, LIMITS.header));
+    return {
+      ok: true,
+      data: { ...record, deprecation: { deprecation: cut(deprecation.deprecation), sunset: cut(deprecation.sunset) } },
+    };
+  }
+  return { ok: true, data };
+}

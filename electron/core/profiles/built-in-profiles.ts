@@ -1,0 +1,105 @@
+/**
+ * The built-in profiles: Production and Staging, whose addresses come from
+ * `resources/profiles.json` (set by the organisation when packaging, and then read-only for
+ * staff; null means "not configured", and staff may set it), and Local demo for the local
+ * service. A broken resources file never crashes
+ * the app: the affected profiles are "not configured" and a problem sentence explains why.
+ */
+import { z } from 'zod';
+import { normaliseBaseUrl, type Profile } from '../../../src/shared/profile';
+import { nodeSettingsFs, type SettingsFs } from '../data-folder';
+
+export const DEFAULT_LOCAL_DEMO_URL = 'http://127.0.0.1:4010/v1';
+export const BUILT_IN_IDS = ['production', 'staging', 'local'] as const;
+export type BuiltInId = (typeof BUILT_IN_IDS)[number];
+export const isBuiltInId = (id: string): id is BuiltInId => (BUILT_IN_IDS as readonly string[]).includes(id);
+
+/** The shape of `resources/profiles.json`. Addresses are checked one by one afterwards. */
+export const BuiltInSettings = z.object({
+  version: z.literal(1),
+  production: z.object({ baseUrl: z.string().nullable() }),
+  staging: z.object({ baseUrl: z.string().nullable() }),
+});
+export type BuiltInSettings = z.infer<typeof BuiltInSettings>;
+
+/** Where the built-in settings come from: the resources file, or its already-parsed contents. */
+export type BuiltInSource = { file: string } | { settings: unknown };
+
+export interface BuiltInProfiles {
+  /** Production, Staging, Local demo, in that order. */
+  profiles: Profile[];
+  /** Plain-language sentences about what was wrong, empty when all is well. */
+  problems: string[];
+}
+
+const RESOURCES_NAME = 'The packaged profile settings (resources/profiles.json)';
+
+function builtIn(id: BuiltInId, baseUrl: string | null): Profile {
+  // An address the organisation set is theirs: staff see it read-only and cannot change it.
+  const locked = baseUrl !== null && id !== 'local' ? { addressLocked: true } : {};
+  switch (id) {
+    case 'production':
+      return { id, name: 'Production', baseUrl, color: 'red', kind: 'production', builtIn: true, ...locked };
+    case 'staging':
+      return { id, name: 'Staging', baseUrl, color: 'amber', kind: 'staging', builtIn: true, ...locked };
+    case 'local':
+      return { id, name: 'Local demo', baseUrl, color: 'green', kind: 'demo', builtIn: true };
+  }
+}
+
+async function readSettings(source: BuiltInSource, fs: SettingsFs): Promise<{ value: unknown } | { problem: string }> {
+  if ('settings' in source) return { value: source.settings };
+  let text: string;
+  try {
+    text = await fs.readFile(source.file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { value: { version: 1, production: { baseUrl: null }, staging: { baseUrl: null } } };
+    return { problem: `${RESOURCES_NAME} could not be read (${code ?? 'unknown error'}).` };
+  }
+  try {
+    return { value: JSON.parse(text) as unknown };
+  } catch {
+    return { problem: `${RESOURCES_NAME} are not valid JSON.` };
+  }
+}
+
+export async function loadBuiltInProfiles(
+  source: BuiltInSource,
+  options: { localDemoUrl?: string; fs?: SettingsFs } = {},
+): Promise<BuiltInProfiles> {
+  const problems: string[] = [];
+  const read = await readSettings(source, options.fs ?? nodeSettingsFs);
+  let settings: BuiltInSettings = { version: 1, production: { baseUrl: null }, staging: { baseUrl: null } };
+  if ('problem' in read) {
+    problems.push(`${read.problem} Production and Staging are shown as not configured.`);
+  } else {
+    const parsed = BuiltInSettings.safeParse(read.value);
+    if (parsed.success) settings = parsed.data;
+    else
+      problems.push(
+        `${RESOURCES_NAME} are not in the expected form; Production and Staging are shown as not configured.`,
+      );
+  }
+  const address = (label: string, raw: string | null): string | null => {
+    if (raw === null) return null;
+    const result = normaliseBaseUrl(raw);
+    if (result.ok) return result.url;
+    problems.push(`${RESOURCES_NAME}: the ${label} address ${result.message}, so ${label} is shown as not configured.`);
+    return null;
+  };
+  let localUrl = DEFAULT_LOCAL_DEMO_URL;
+  if (options.localDemoUrl !== undefined) {
+    const result = normaliseBaseUrl(options.localDemoUrl);
+    if (result.ok) localUrl = result.url;
+    else problems.push(`The Local demo address given at start-up ${result.message}; using ${DEFAULT_LOCAL_DEMO_URL}.`);
+  }
+  return {
+    profiles: [
+      builtIn('production', address('Production', settings.production.baseUrl)),
+      builtIn('staging', address('Staging', settings.staging.baseUrl)),
+      builtIn('local', localUrl),
+    ],
+    problems,
+  };
+}

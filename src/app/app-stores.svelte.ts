@@ -1,0 +1,186 @@
+/**
+ * Creates the stores once per app and hands them to components through Svelte context.
+ * Everything that belongs to a profile lives in its ProfileSession (profile-session.svelte.ts),
+ * one per profile, kept while the app runs. Facts shared by every screen have
+ * one store each, read by all: connectivity (ConnectivityStore), the key (KeysStore), the
+ * queue and its progress (OutboxStore); what follows from a change of one is wired here.
+ */
+import { DiagnosticsStore, GovernorStore } from '../diagnostics';
+import type { AdoptionApi } from '../shared/client';
+import { errorMessage } from '../shared/errors';
+import { type AppContext, ClockStore, ConnectivityStore, KeysStore, NavigationStore, ProfilesStore } from '../shell';
+import { closeProfileDb, deleteProfileDb, openProfileDb, profileDbExists } from '../storage';
+import { SharedSync, SYNC_CHANNEL, type SyncDriver, SyncEngine } from '../sync';
+import { ProfileSession } from './profile-session.svelte';
+
+export { ProfileSession };
+
+export class AppStores implements AppContext {
+  readonly clock = new ClockStore();
+  readonly navigation: NavigationStore;
+  readonly profiles: ProfilesStore;
+  readonly connectivity: ConnectivityStore;
+  readonly governor: GovernorStore;
+  readonly keys: KeysStore;
+  readonly diagnostics: DiagnosticsStore;
+  // A cache of sessions, not UI state: nothing renders from the map itself.
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity
+  readonly #sessions = new Map<string, ProfileSession>();
+  #offConnectivity: (() => void) | null = null;
+  #offKeys: (() => void) | null = null;
+  #offProfiles: (() => void) | null = null;
+  #started: Promise<void> | null = null;
+
+  constructor(
+    readonly api: AdoptionApi,
+    readonly sync: SyncDriver,
+    win: Window = window,
+  ) {
+    this.navigation = new NavigationStore(win);
+    this.profiles = new ProfilesStore(api, win.localStorage);
+    this.connectivity = new ConnectivityStore(api);
+    this.governor = new GovernorStore(api, this.clock);
+    // A key saved in this window lets its queue go on (every window hears the change; one resumes).
+    this.keys = new KeysStore(api, (profileId) => {
+      this.sync.resumeAfterKey(profileId);
+      void this.#sessions.get(profileId)?.list.refreshIfStale();
+    });
+    this.diagnostics = new DiagnosticsStore(api);
+  }
+
+  /**
+   * Starts the stores, once (main.ts starts them before the screens are loaded, App again on
+   * mount). The profile list comes through the app API; meanwhile the profile remembered from the
+   * last run is assumed when its database is on this computer, and its session opened, so its
+   * saved data shows without waiting for the list. Should the list not have that profile, the
+   * list's pick is shown instead and the assumed session is dropped.
+   */
+  start(): Promise<void> {
+    return (this.#started ??= this.#start());
+  }
+
+  async #start(): Promise<void> {
+    this.clock.start();
+    this.connectivity.start();
+    this.keys.start();
+    this.governor.start();
+    // The service answers again: the wait before the next try may be cut short (once; see
+    // SyncEngine.retryEarly), and a list showing saved rows asks again.
+    this.#offConnectivity ??= this.connectivity.onBack((profileId) => {
+      this.sync.retryEarly?.(profileId);
+      void this.#sessions.get(profileId)?.list.refreshIfStale();
+    });
+    // A key saved (in any window): a list that failed for want of it asks again.
+    this.#offKeys ??= this.keys.onChange((profileId, state) => {
+      if (state === 'saved') void this.#sessions.get(profileId)?.list.refreshIfStale();
+    });
+    // A profile removed (here or in another window): its queue and session are let go.
+    this.#offProfiles ??= this.api.on('profiles', ({ profiles }) => {
+      for (const profileId of this.#sessions.keys()) {
+        if (!profiles.some((profile) => profile.id === profileId)) this.#forget(profileId);
+      }
+    });
+    const remembered = this.profiles.remembered();
+    const listed = this.profiles.load();
+    const assumed = remembered ? this.#assume(remembered) : Promise.resolve(false);
+    await listed;
+    if (remembered && (await assumed) && !this.profiles.profiles.some((p) => p.id === remembered)) {
+      this.#drop(remembered);
+    }
+    this.sync.start?.();
+  }
+
+  /** Assumes the remembered profile and opens its session, when its database exists; true if so. */
+  async #assume(profileId: string): Promise<boolean> {
+    const exists = await profileDbExists(profileId).catch(() => false);
+    if (!exists || !this.profiles.assume(profileId)) return false;
+    this.session(profileId);
+    return true;
+  }
+
+  /** Stops and forgets a session and closes its database (an assumed profile the list lacks). */
+  #drop(profileId: string): void {
+    const session = this.#sessions.get(profileId);
+    if (!session) return;
+    session.stop();
+    this.#sessions.delete(profileId);
+    closeProfileDb(profileId);
+  }
+
+  /**
+   * Removes one of the staff's own profiles: the core forgets it (and never gives its id to
+   * another profile), then its queue stops and its database, with any unsent animals, is
+   * deleted from this computer. Returns a problem message, or null.
+   */
+  async removeProfile(profileId: string): Promise<string | null> {
+    const problem = await this.profiles.remove(profileId);
+    if (problem) return problem;
+    this.#forget(profileId);
+    try {
+      await deleteProfileDb(profileId);
+    } catch (error) {
+      const why = errorMessage(error);
+      return `The profile was removed, but its data on this computer could not be deleted (${why}).`;
+    }
+    return null;
+  }
+
+  #forget(profileId: string): void {
+    this.sync.forget?.(profileId);
+    this.#drop(profileId);
+  }
+
+  /** The stores of one profile, created on first use and kept (queues of every profile keep syncing). */
+  session(profileId: string): ProfileSession {
+    let session = this.#sessions.get(profileId);
+    if (!session) {
+      session = new ProfileSession(this.api, profileId, this.sync);
+      session.start();
+      this.#sessions.set(profileId, session);
+    }
+    return session;
+  }
+
+  destroy(): void {
+    this.#started = null;
+    for (const session of this.#sessions.values()) session.stop();
+    this.#sessions.clear();
+    this.sync.stop?.();
+    this.#offConnectivity?.();
+    this.#offConnectivity = null;
+    this.#offKeys?.();
+    this.#offKeys = null;
+    this.#offProfiles?.();
+    this.#offProfiles = null;
+    this.clock.stop();
+    this.navigation.destroy();
+    this.profiles.destroy();
+    this.connectivity.destroy();
+    this.keys.destroy();
+    this.governor.destroy();
+  }
+}
+
+/**
+ * The app of this window: its stores and its sync engine, which drains every profile's
+ * outbox while this window holds the app's sync lock (see src/sync/sync-leader.ts).
+ */
+export function createApp(api: AdoptionApi, win: Window = window): AppStores {
+  let app: AppStores | null = null;
+  const profileIds = () => app?.profiles.profiles.map((profile) => profile.id) ?? [];
+  const engine = new SyncEngine({
+    api,
+    db: openProfileDb,
+    profileIds,
+    serviceUrl: (id) => app?.profiles.profiles.find((profile) => profile.id === id)?.baseUrl ?? null,
+  });
+  const sync = new SharedSync({
+    engine,
+    profileIds,
+    locks: win.navigator.locks ?? null,
+    openChannel: () => (typeof BroadcastChannel === 'function' ? new BroadcastChannel(SYNC_CHANNEL) : null),
+    warn: (message) => console.warn(message),
+  });
+  app = new AppStores(api, sync, win);
+  return app;
+}

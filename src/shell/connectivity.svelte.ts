@@ -1,0 +1,50 @@
+/**
+ * Whether each profile's service is reachable, as the core tracks it (electron/core/service/connectivity.ts):
+ * this store only reads the core's `connectivity` events, which report every answer or
+ * failure of every call, whoever made it. Until one arrives after this window opened, the
+ * state is `unknown` ("not checked yet"): nothing from before a reload is taken for true now.
+ */
+import type { AdoptionApi } from '../shared/client';
+
+export type Reachability = 'unknown' | 'online' | 'offline';
+
+export const REACHABILITY_TEXT: Record<Reachability, string> = {
+  unknown: 'Not checked yet',
+  online: 'Online',
+  offline: 'Offline',
+};
+
+export class ConnectivityStore {
+  byProfile = $state<Record<string, { online: boolean; at: number }>>({});
+  #unsubscribe: (() => void) | null = null;
+  // Listeners, not state: nothing renders from them.
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity
+  readonly #onBack = new Set<(profileId: string) => void>();
+
+  constructor(private readonly api: AdoptionApi) {}
+
+  start(): void {
+    this.#unsubscribe ??= this.api.on('connectivity', ({ profileId, online, at }) => {
+      const previous = this.byProfile[profileId];
+      if (previous && previous.at > at) return;
+      this.byProfile[profileId] = { online, at };
+      if (online && previous?.online !== true) for (const listener of this.#onBack) listener(profileId);
+    });
+  }
+
+  state(profileId: string): Reachability {
+    const known = this.byProfile[profileId];
+    return known ? (known.online ? 'online' : 'offline') : 'unknown';
+  }
+
+  /** Called whenever a profile's service answers after being unreachable or not checked yet. */
+  onBack(listener: (profileId: string) => void): () => void {
+    this.#onBack.add(listener);
+    return () => void this.#onBack.delete(listener);
+  }
+
+  destroy(): void {
+    this.#unsubscribe?.();
+    this.#unsubscribe = null;
+  }
+}

@@ -1,0 +1,12 @@
+/**
+ * What every screen stands on: one store per app-wide fact (the clock, the screen shown, whether
+ * each service is reachable, the profiles, what is known of each key), saving a file, and the
+ * context through which screens read them. No screens here: every feature may use the shell.
+ */
+export { ClockStore, formatDuration, formatReset, formatTime } from './clock.svelte';
+export { ConnectivityStore, REACHABILITY_TEXT, type Reachability } from './connectivity.svelte';
+export { getAppContext, setAppContext, type AppContext } from './context';
+export { FileExportStore } from './file-export.svelte';
+export { KeysStore } from './keys.svelte';
+export { HREF, NavigationStore, type Route } from './navigation.svelte';
+export { KIND_LABEL, ProfilesStore } from './profiles.svelte';

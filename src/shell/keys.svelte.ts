@@ -1,0 +1,141 @@
+/**
+ * API keys per profile. Write-only: a key goes straight to the core's keychain and is never
+ * kept, echoed or shown. What is known of each profile's key (none, saved, accepted, refused)
+ * is the core's (electron/core/keys/key-status.ts): this store reads its `key` events and the
+ * `keyStatus` channel, and the key prompt, the indicator and Keys and profiles all read it here.
+ */
+import { ApiKey, type KeyState } from '../shared/api';
+import type { AdoptionApi } from '../shared/client';
+import { describeIssues } from '../shared/errors';
+
+export type KeyTest = { result: 'valid' | 'invalid' | 'unreachable' | 'error'; message: string };
+
+type Known = { state: KeyState; at: number };
+
+export class KeysStore {
+  byProfile = $state<Record<string, Known>>({});
+  busy = $state(false);
+  message = $state<string | null>(null);
+  error = $state<string | null>(null);
+  lastTest = $state<KeyTest | null>(null);
+  /** The profile the message, error and test result are about. */
+  about = $state<string | null>(null);
+  #unsubscribe: (() => void) | null = null;
+  /** Counts the core's key events, so an answer does not overwrite a newer event. */
+  #events = 0;
+  // Listeners, not state: nothing renders from them.
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity
+  readonly #onChange = new Set<(profileId: string, state: KeyState) => void>();
+
+  constructor(
+    private readonly api: AdoptionApi,
+    /** Told when this window saved a key (sending may resume). */
+    private readonly onSaved: (profileId: string) => void = () => {},
+  ) {}
+
+  start(): void {
+    this.#unsubscribe ??= this.api.on('key', ({ profileId, state, at }) => {
+      this.#events += 1;
+      this.#apply(profileId, { state, at });
+    });
+  }
+
+  destroy(): void {
+    this.#unsubscribe?.();
+    this.#unsubscribe = null;
+  }
+
+  /** The key state, null until known. */
+  state(profileId: string): KeyState | null {
+    return this.byProfile[profileId]?.state ?? null;
+  }
+
+  /** A key is saved for the profile's address (whatever the service made of it). */
+  saved(profileId: string): boolean {
+    const state = this.state(profileId);
+    return state === 'saved' || state === 'accepted' || state === 'refused';
+  }
+
+  /** Staff must give a key: none is saved, or the service refused the saved one. */
+  needsKey(profileId: string): boolean {
+    const state = this.state(profileId);
+    return state === 'none' || state === 'refused';
+  }
+
+  /** Called whenever a profile's key state changes. */
+  onChange(listener: (profileId: string, state: KeyState) => void): () => void {
+    this.#onChange.add(listener);
+    return () => void this.#onChange.delete(listener);
+  }
+
+  async refresh(profileId: string): Promise<void> {
+    const events = this.#events;
+    const result = await this.api.keyStatus({ profileId });
+    if (!result.ok) {
+      this.error = result.error.message;
+      return;
+    }
+    const known = this.byProfile[profileId];
+    // An event that came meanwhile is newer than this answer.
+    if (events !== this.#events && known && known.at > result.data.at) return;
+    this.#apply(profileId, { state: result.data.state, at: result.data.at });
+  }
+
+  /** Saves (or replaces) the key. Returns true when saved. */
+  async save(profileId: string, key: string): Promise<boolean> {
+    this.#reset(profileId);
+    const parsed = ApiKey.safeParse(key);
+    if (!parsed.success) {
+      this.error = `Key not saved: ${describeIssues(parsed.error.issues, { paths: false, max: 1 }) || 'it is not a valid key'}.`;
+      return false;
+    }
+    this.busy = true;
+    const events = this.#events;
+    const result = await this.api.setKey({ profileId, key: parsed.data });
+    this.busy = false;
+    if (!result.ok) {
+      this.error = `Key not saved: ${result.error.message}`;
+      return false;
+    }
+    // The core says so too (its `key` event); until it is here, or if it already said more, it wins.
+    if (events === this.#events) this.#apply(profileId, { state: 'saved', at: this.byProfile[profileId]?.at ?? 0 });
+    this.message = 'Key saved.';
+    this.onSaved(profileId);
+    return true;
+  }
+
+  async remove(profileId: string): Promise<void> {
+    this.#reset(profileId);
+    this.busy = true;
+    const events = this.#events;
+    const result = await this.api.clearKey({ profileId });
+    this.busy = false;
+    if (!result.ok) {
+      this.error = `Key not removed: ${result.error.message}`;
+      return;
+    }
+    if (events === this.#events) this.#apply(profileId, { state: 'none', at: this.byProfile[profileId]?.at ?? 0 });
+    this.message = 'Key removed.';
+  }
+
+  async test(profileId: string): Promise<void> {
+    this.#reset(profileId);
+    this.busy = true;
+    const result = await this.api.testKey({ profileId });
+    this.busy = false;
+    this.lastTest = result.ok ? result.data : { result: 'error', message: result.error.message };
+  }
+
+  #apply(profileId: string, known: Known): void {
+    const previous = this.byProfile[profileId]?.state;
+    this.byProfile[profileId] = known;
+    if (previous !== known.state) for (const listener of this.#onChange) listener(profileId, known.state);
+  }
+
+  #reset(profileId: string): void {
+    this.about = profileId;
+    this.message = null;
+    this.error = null;
+    this.lastTest = null;
+  }
+}

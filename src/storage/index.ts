@@ -1,0 +1,21 @@
+/**
+ * What this computer keeps for a profile, in the browser's IndexedDB: the cached animals and
+ * lists, the outbox of animals entered and not yet confirmed, the duplicate index over both, and
+ * the rows set aside because they could not be read (with the part that shows them). Used by
+ * every feature that reads or writes a profile's data.
+ */
+export { AnimalCache } from './animal-cache';
+export {
+  closeProfileDb,
+  deleteProfileDb,
+  openProfileDb,
+  profileDbExists,
+  type CachedAnimal,
+  type CategoryRow,
+  type ProfileDb,
+} from './db';
+export { describeMatches, DuplicateIndex, duplicateQuestion, type DuplicateMatch } from './duplicates';
+export type { EntryLookup, OutboxEntry } from './outbox-records';
+export { Outbox } from './outbox';
+export { SetAsideStore } from './set-aside.svelte';
+export { default as SetAsideRecords } from './SetAsideRecords.svelte';

@@ -1,0 +1,56 @@
+/**
+ * The outbox rows set aside because they could not be read (they fail the schema; see
+ * Outbox.setAside): shown to staff with why and when, and their raw data to copy, so nothing
+ * entered is lost even when the app cannot send it.
+ */
+import { liveQuery, type Subscription } from 'dexie';
+import type { ProfileDb, SetAsideRow } from './db';
+
+export class SetAsideStore {
+  rows = $state.raw<SetAsideRow[]>([]);
+  /** What the last Copy did, by row id. */
+  copied = $state<Record<string, string>>({});
+  #subscription: Subscription | null = null;
+
+  constructor(
+    private readonly db: ProfileDb,
+    private readonly clipboard: Pick<Clipboard, 'writeText'> | undefined = globalThis.navigator?.clipboard,
+  ) {}
+
+  start(): void {
+    const db = this.db;
+    this.#subscription ??= liveQuery(() => db.setAside.orderBy('at').toArray()).subscribe({
+      next: (rows) => (this.rows = rows),
+      error: () => (this.rows = []),
+    });
+  }
+
+  stop(): void {
+    this.#subscription?.unsubscribe();
+    this.#subscription = null;
+  }
+
+  /** Copies a row's raw data as JSON; says so, or to select the text by hand. */
+  async copy(row: SetAsideRow): Promise<void> {
+    try {
+      if (!this.clipboard) throw new Error('no clipboard');
+      await this.clipboard.writeText(rawJson(row));
+      this.copied = { ...this.copied, [row.id]: 'Copied to the clipboard.' };
+    } catch {
+      this.copied = { ...this.copied, [row.id]: 'Could not use the clipboard: select the text and copy it.' };
+    }
+  }
+}
+
+export function rawJson(row: SetAsideRow): string {
+  return JSON.stringify(row.raw, null, 2);
+}
+
+/** What staff recognise a set-aside row by: the animal's name and category when still readable. */
+export function describeRecord(row: SetAsideRow): string {
+  const pet: unknown = typeof row.raw === 'object' && row.raw !== null ? (row.raw as { pet?: unknown }).pet : null;
+  const { name, categoryId } = (typeof pet === 'object' && pet !== null ? pet : {}) as Record<string, unknown>;
+  if (typeof name !== 'string' || name.trim() === '') return 'An entry whose animal cannot be read';
+  const category = typeof categoryId === 'string' || typeof categoryId === 'number' ? `, category ${categoryId}` : '';
+  return `${name.trim().slice(0, 100)}${category}`;
+}

@@ -1,0 +1,99 @@
+/**
+ * One try of one outbox entry (the sync engine decides when): settle a doubt first, then
+ * send with the entry's idempotency key, and record the outcome in the outbox.
+ * - In doubt (a send may have reached the service unanswered, or the app closed mid-send):
+ *   resent only when that is certain to create no second animal; otherwise left to staff
+ *   ("check needed"), see reconcile.ts and idempotency-evidence.ts.
+ * - Sent: the animal is the entry's record; an answer naming an animal the app already knew
+ *   is a replay, which proves the service keeps keys.
+ * - Failed: refused (400) → staff edit or discard it; key trouble → the profile pauses;
+ *   anything else → tried again after the backoff (sync-decisions.ts).
+ */
+import type { AdoptionApi } from '../shared/client';
+import type { AppError } from '../shared/result';
+import { AnimalCache, type Outbox, type OutboxEntry, type ProfileDb } from '../storage';
+import { isIdempotencyAnswer, keysTrusted, readEvidence, recordEvidence } from './idempotency-evidence';
+import { knownIdsFor, lookForEntry } from './reconcile';
+import { decideAfterSendError, type PausedFor, retryDelay } from './sync-decisions';
+
+export interface SendContext {
+  api: Pick<AdoptionApi, 'createPet' | 'listPets'>;
+  profileId: string;
+  db: ProfileDb;
+  outbox: Outbox;
+  /** The profile's service address (proof that it keeps keys holds for one address). */
+  serviceUrl: string | null;
+  now: () => number;
+  random: () => number;
+}
+
+/** What the try means for the profile's progress, and the entry as the try left it (null: gone). */
+export interface TryOutcome {
+  lastError: AppError | null;
+  pausedFor: PausedFor | null;
+  entry: OutboxEntry | null;
+}
+
+const done = (entry: OutboxEntry | null): TryOutcome => ({ lastError: null, pausedFor: null, entry });
+
+interface Step {
+  step: 'check' | 'send';
+  /** When the doubt about the entry began, or null when its outcome is known. */
+  doubtSince: number | null;
+  startedAt: number;
+}
+
+/** `all` is the outbox as this pass knows it (other entries' records are ruled out as matches). */
+export async function tryEntry(ctx: SendContext, entry: OutboxEntry, all: OutboxEntry[]): Promise<TryOutcome> {
+  const { api, db, outbox, profileId, serviceUrl } = ctx;
+  // An entry found in `sending` was cut off (the app closed mid-send): its outcome is unknown.
+  const doubtSince = entry.doubtSince ?? (entry.state === 'sending' ? entry.updatedAt : null);
+  const startedAt = ctx.now();
+  if (doubtSince !== null && !keysTrusted(await readEvidence(db, serviceUrl), doubtSince, startedAt)) {
+    const known = knownIdsFor(entry, await new AnimalCache(db).all(), all);
+    const found = await lookForEntry(api, profileId, entry.pet, known);
+    if (!found.ok) return failed(ctx, entry, found.error, { step: 'check', doubtSince, startedAt });
+    if (found.data.kind === 'check') {
+      const { candidates, complete } = found.data;
+      return done(await outbox.markCheckNeeded(entry.localId, { candidates, complete, at: ctx.now() }));
+    }
+  }
+  // Staff may have discarded it since the pass read the outbox: then it is not sent.
+  const sending = await outbox.markSending(entry.localId);
+  if (!sending) return done(null);
+  const result = await api.createPet({ profileId, animal: entry.pet, idempotencyKey: entry.idempotencyKey });
+  if (result.ok) {
+    const { animal } = result.data;
+    const replayed = entry.notOurs.includes(animal.id) || (await new AnimalCache(db).read(animal.id)) !== null;
+    if (replayed) await recordEvidence(db, serviceUrl, 'a replayed creation', ctx.now());
+    return done(await outbox.markSent(entry.localId, animal));
+  }
+  if (isIdempotencyAnswer(result.error)) {
+    await recordEvidence(db, serviceUrl, `an idempotency answer (${result.error.status})`, ctx.now());
+  }
+  return failed(ctx, entry, result.error, { step: 'send', doubtSince, startedAt });
+}
+
+/**
+ * Records a failed step. A failed check (its list failed) is always retried: it says
+ * nothing about the entry; a refused send needs staff. A doubt lasts until the entry is
+ * confirmed or answered by staff; a send whose outcome is unknown opens one.
+ */
+async function failed(ctx: SendContext, entry: OutboxEntry, error: AppError, during: Step): Promise<TryOutcome> {
+  const { outbox } = ctx;
+  const failures = entry.failures + 1;
+  const decision = decideAfterSendError(error, failures, ctx.random);
+  const now = ctx.now();
+  const opened = during.step === 'send' && decision.kind === 'retry' && decision.unknownOutcome;
+  const doubt = during.doubtSince ?? (opened ? during.startedAt : null);
+  if (decision.kind === 'pause') {
+    const paused = await outbox.markRetry(entry.localId, error, now, doubt);
+    return { lastError: error, pausedFor: decision.reason, entry: paused };
+  }
+  if (decision.kind === 'needs_attention' && during.step === 'send') {
+    return { lastError: error, pausedFor: null, entry: await outbox.markNeedsAttention(entry.localId, error) };
+  }
+  const delayMs = decision.kind === 'retry' ? decision.delayMs : retryDelay(failures, ctx.random);
+  const retried = await outbox.markRetry(entry.localId, error, now + delayMs, doubt);
+  return { lastError: error, pausedFor: null, entry: retried };
+}

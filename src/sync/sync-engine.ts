@@ -1,0 +1,313 @@
+/**
+ * The sync engine: drains each profile's outbox through the core, in creation order, one
+ * entry at a time per profile (the core paces the requests), and decides when: one pass at
+ * a time per profile, the next try after the backoff, sooner (once) when the service is
+ * reachable again. What one try does is send-entry.ts: a refused entry is set aside for
+ * staff and the rest keep going; an unusable key pauses that profile's queue; network
+ * trouble is retried with the same idempotency key; a doubt is settled or left to staff.
+ * Only one engine per app sends at a time (sync-leader.ts). Time comes from an injected clock;
+ * each profile's state, timer and wait rules are at the end of this file.
+ */
+import type { AdoptionApi } from '../shared/client';
+import { type Clock, systemClock } from '../shared/clock';
+import { errorMessage } from '../shared/errors';
+import { Outbox, type OutboxEntry, type ProfileDb } from '../storage';
+import { tryEntry } from './send-entry';
+import { retryDelay } from './sync-decisions';
+import { DrainProgress, type SyncProgress } from './sync-progress';
+
+export type { PausedFor } from './sync-decisions';
+export type { SyncProgress } from './sync-progress';
+
+export interface SyncEngineOptions {
+  api: Pick<AdoptionApi, 'createPet' | 'listPets'>;
+  db: (profileId: string) => ProfileDb;
+  profileIds: () => string[];
+  /** A profile's service address: proof that a service keeps idempotency keys holds for one address. */
+  serviceUrl?: (profileId: string) => string | null;
+  clock?: Clock;
+  /** The jitter of the backoff, in [0, 1). */
+  random?: () => number;
+}
+
+export class SyncEngine {
+  private readonly api: SyncEngineOptions['api'];
+  private readonly clock: Clock;
+  private readonly random: () => number;
+  private readonly states = new Map<string, ProfileState>();
+  private readonly listeners = new Set<(p: SyncProgress) => void>();
+  private started = false;
+
+  constructor(private readonly opts: SyncEngineOptions) {
+    this.api = opts.api;
+    this.clock = opts.clock ?? systemClock;
+    this.random = opts.random ?? Math.random;
+  }
+
+  /** Starts sending: one pass for every profile now; entries left in `sending` by a closed app are settled first. */
+  run(): void {
+    if (this.started) return;
+    this.started = true;
+    for (const profileId of this.opts.profileIds()) this.requestPass(profileId, true);
+  }
+
+  stop(): void {
+    this.started = false;
+    for (const state of this.states.values()) clearTimer(this.clock, state);
+  }
+
+  /**
+   * New work (an entry added, edited or answered): a pass sends what is due. Clears a
+   * `no_key`/`not_configured` pause. While a pass is busy with one entry (the core may hold it
+   * for a rate limit), the progress is recounted at once, so it counts the whole batch.
+   */
+  sendPending(profileId?: string): void {
+    if (!this.started) return;
+    for (const id of profileId ? [profileId] : this.opts.profileIds()) {
+      const state = this.state(id);
+      if (state.progress.pausedFor && state.progress.pausedFor !== 'unauthorized') state.progress.pausedFor = null;
+      if (state.running) {
+        state.stale = true;
+        void this.recount(id, state);
+      }
+      this.requestPass(id, false);
+    }
+  }
+
+  /**
+   * The service is reachable again: the wait before the next try is cut short, and never
+   * while a pass runs (that pass is the try). At most one early try per step of the backoff:
+   * after it, only the try the backoff planned (or staff's action) allows another, so a
+   * flapping connection cannot start pass after pass. A wait the service asked for (429,
+   * ban) stays.
+   */
+  retryEarly(profileId: string): void {
+    const state = this.states.get(profileId);
+    if (!this.started || !state || !mayWakeEarly(state)) return;
+    state.woken = true;
+    clearTimer(this.clock, state);
+    this.requestPass(profileId, true);
+  }
+
+  /** Staff saved a key: lifts any pause and sends. */
+  resumeAfterKey(profileId: string): void {
+    const state = this.state(profileId);
+    state.progress.pausedFor = null;
+    state.woken = false;
+    this.emit(profileId);
+    if (this.started) this.requestPass(profileId, true);
+  }
+
+  /** Forgets a removed profile: no timer, no pass, its database untouched from now on. */
+  forget(profileId: string): void {
+    const state = this.states.get(profileId);
+    if (state) clearTimer(this.clock, state);
+    this.states.delete(profileId);
+  }
+
+  onProgress(listener: (p: SyncProgress) => void): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+
+  progress(profileId: string): SyncProgress {
+    const state = this.state(profileId);
+    return { ...state.progress, active: this.isActive(state) };
+  }
+
+  /** Resolves once no profile has a pass running (scheduled retries may still be waiting). */
+  async whenIdle(): Promise<void> {
+    for (;;) {
+      const running = [...this.states.values()].flatMap((state) => (state.running ? [state.running] : []));
+      if (running.length === 0) return;
+      await Promise.all(running);
+    }
+  }
+
+  private state(profileId: string): ProfileState {
+    let state = this.states.get(profileId);
+    if (!state) {
+      state = newProfileState(profileId);
+      this.states.set(profileId, state);
+    }
+    return state;
+  }
+
+  private isActive(state: ProfileState): boolean {
+    return this.started && state.drain.draining && state.progress.pausedFor === null;
+  }
+
+  private live(profileId: string, state: ProfileState): boolean {
+    return this.started && this.states.get(profileId) === state && this.opts.profileIds().includes(profileId);
+  }
+
+  private emit(profileId: string): void {
+    const snapshot = this.progress(profileId);
+    for (const listener of this.listeners) listener(snapshot);
+  }
+
+  private schedule(profileId: string, state: ProfileState, at: number): void {
+    scheduleTry(this.clock, state, at, () => {
+      if (this.live(profileId, state)) this.requestPass(profileId, false);
+    });
+  }
+
+  /** Asks for a pass; passes of one profile never overlap, and at most one more waits behind a running one. */
+  private requestPass(profileId: string, force: boolean): void {
+    const state = this.state(profileId);
+    state.requested = true;
+    state.force ||= force;
+    if (state.running) return;
+    state.running = this.passes(profileId, state);
+  }
+
+  /** Runs the requested passes of one profile one after the other. */
+  private async passes(profileId: string, state: ProfileState): Promise<void> {
+    await Promise.resolve(); // so `state.running` is set before this can finish
+    while (state.requested && this.live(profileId, state)) {
+      const force = state.force;
+      state.requested = false;
+      state.force = false;
+      try {
+        await this.pass(profileId, state, force);
+      } catch (error) {
+        if (!this.live(profileId, state)) break;
+        const message = errorMessage(error);
+        state.progress.lastError = { code: 'internal', message: `The outbox could not be processed (${message}).` };
+        this.schedule(profileId, state, this.clock.now() + INTERNAL_RETRY_MS);
+        this.emit(profileId);
+      }
+    }
+    state.running = null;
+  }
+
+  /** Counts the outbox into the progress and tells the listeners. */
+  private count(profileId: string, state: ProfileState, all: OutboxEntry[]): OutboxEntry | undefined {
+    state.counted += 1;
+    const head = state.drain.update(all, this.clock.now());
+    this.emit(profileId);
+    return head;
+  }
+
+  /** Recounts outside a pass; dropped when the pass counted meanwhile (its count is newer). */
+  private async recount(profileId: string, state: ProfileState): Promise<void> {
+    const counted = state.counted;
+    const { entries: all } = await new Outbox(this.opts.db(profileId), this.clock).readAll();
+    if (counted !== state.counted || !this.live(profileId, state)) return;
+    this.count(profileId, state, all);
+  }
+
+  /**
+   * Reads the outbox once (moving rows that fail the schema aside), then tries due entries in
+   * creation order, each at most once, until the queue is empty or must wait. Each try returns
+   * the entry as it wrote it, so the pass keeps its copy current without reading again; it reads
+   * again only when new work arrived meanwhile (`sendPending`).
+   */
+  private async pass(profileId: string, state: ProfileState, force: boolean): Promise<void> {
+    const db = this.opts.db(profileId);
+    const outbox = new Outbox(db, this.clock);
+    const serviceUrl = this.opts.serviceUrl?.(profileId) ?? null;
+    const context = {
+      api: this.api,
+      profileId,
+      db,
+      outbox,
+      serviceUrl,
+      now: () => this.clock.now(),
+      random: this.random,
+    };
+    clearTimer(this.clock, state);
+    state.progress.nextAttemptAt = null;
+    await outbox.pruneSent();
+    state.stale = false;
+    let all = await outbox.readQueue();
+    const attempted = new Set<string>();
+    while (this.live(profileId, state) && state.progress.pausedFor === null) {
+      if (state.stale) {
+        state.stale = false;
+        all = await outbox.readQueue();
+      }
+      const now = this.clock.now();
+      const head = this.count(profileId, state, all);
+      if (!head) return;
+      const due = force || head.nextAttemptAt === null || head.nextAttemptAt <= now;
+      if (attempted.has(head.localId) || !due) {
+        this.schedule(profileId, state, head.nextAttemptAt ?? now + retryDelay(1, this.random));
+        this.emit(profileId);
+        return;
+      }
+      attempted.add(head.localId);
+      const outcome = await tryEntry(context, head, all);
+      all = all.flatMap((entry) => (entry.localId !== head.localId ? [entry] : outcome.entry ? [outcome.entry] : []));
+      state.progress.lastError = outcome.lastError;
+      if (outcome.pausedFor) state.progress.pausedFor = outcome.pausedFor;
+      if (outcome.lastError) this.emit(profileId);
+    }
+    this.emit(profileId);
+  }
+}
+
+// The state of one profile: its progress, the pass in flight, the timer of its next try, and
+// the rules on waits (how long the engine waits after its own failure, which waits an
+// "online" event may cut short). The engine above decides when a pass runs.
+
+/** Wait after an unexpected failure of the engine itself (e.g. the database could not be read). */
+const INTERNAL_RETRY_MS = 10_000;
+/** Waits an "online" event does not cut short: the service asked for them. */
+const TOLD_TO_WAIT = new Set(['rate_limited', 'banned']);
+
+interface ProfileState {
+  drain: DrainProgress;
+  progress: SyncProgress;
+  running: Promise<void> | null;
+  requested: boolean;
+  force: boolean;
+  timer: unknown;
+  /** An "online" event already cut the current wait short. */
+  woken: boolean;
+  /** New work arrived while a pass ran: the pass reads the outbox again before its next entry. */
+  stale: boolean;
+  /** Counts the progress recounts, so a recount read before a newer one is dropped. */
+  counted: number;
+}
+
+/** A profile's state before its first pass: idle, no timer. */
+function newProfileState(profileId: string): ProfileState {
+  const drain = new DrainProgress(profileId);
+  return {
+    drain,
+    progress: drain.progress,
+    running: null,
+    requested: false,
+    force: false,
+    timer: null,
+    woken: false,
+    stale: false,
+    counted: 0,
+  };
+}
+
+/**
+ * Whether an "online" event may cut the current wait short: only a wait (no pass running),
+ * only once per wait, and never a wait the service asked for (429, ban).
+ */
+function mayWakeEarly(state: ProfileState): boolean {
+  if (state.running || state.timer === null || state.woken) return false;
+  return !(state.progress.lastError && TOLD_TO_WAIT.has(state.progress.lastError.code));
+}
+
+function clearTimer(clock: Clock, state: ProfileState): void {
+  if (state.timer !== null) clock.clearTimeout(state.timer);
+  state.timer = null;
+}
+
+/** Plans the next try at `at` (shown as `nextAttemptAt`); when it comes, `onDue` runs and a new wait may be woken again. */
+function scheduleTry(clock: Clock, state: ProfileState, at: number, onDue: () => void): void {
+  clearTimer(clock, state);
+  state.progress.nextAttemptAt = at;
+  state.timer = clock.setTimeout(() => {
+    state.timer = null;
+    state.woken = false;
+    onDue();
+  }, at - clock.now());
+}

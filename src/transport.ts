@@ -1,0 +1,70 @@
+/**
+ * Where the renderer gets `window.adoption`: from the Electron preload when it is there,
+ * otherwise from the loopback browser host over HTTP (calls) and Server-Sent Events
+ * (events), following src/shared/host-protocol.ts. The host's session cookie goes with
+ * every same-origin request by itself: this code never sees a token. Apart from `host`,
+ * the two are indistinguishable to the rest of the renderer.
+ */
+import type { Channel, EventName } from './shared/api';
+import { type AdoptionApi, buildAdoptionApi, type Transport } from './shared/client';
+import { API_PREFIX, EVENTS_PATH } from './shared/host-protocol';
+
+declare global {
+  interface Window {
+    adoption?: AdoptionApi;
+  }
+}
+
+/** What a call answers when the host no longer knows this page's session (it was restarted). */
+const NO_SESSION =
+  'this window is no longer connected to Adoption Desk (it was restarted): open the new link it printed';
+
+function browserTransport(): Transport {
+  let source: EventSource | null = null;
+  const listeners = new Map<EventName, Set<(payload: unknown) => void>>();
+
+  function ensureSource(event: EventName): EventSource {
+    source ??= new EventSource(EVENTS_PATH);
+    if (!listeners.has(event)) {
+      const set = new Set<(payload: unknown) => void>();
+      listeners.set(event, set);
+      source.addEventListener(event, (message) => {
+        let payload: unknown;
+        try {
+          payload = JSON.parse((message as MessageEvent<string>).data);
+        } catch {
+          return;
+        }
+        for (const listener of set) listener(payload);
+      });
+    }
+    return source;
+  }
+
+  return {
+    async invoke(channel: Channel, input: unknown) {
+      const response = await fetch(`${API_PREFIX}${channel}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(input ?? {}),
+        credentials: 'same-origin',
+      });
+      if (response.status === 403) throw new Error(NO_SESSION);
+      return response.json();
+    },
+    subscribe(event: EventName, listener: (payload: unknown) => void) {
+      ensureSource(event);
+      listeners.get(event)?.add(listener);
+      return () => void listeners.get(event)?.delete(listener);
+    },
+  };
+}
+
+let cached: AdoptionApi | null = null;
+
+/** The app's API for this window: the preload's in Electron, else the browser host's (which served this page). */
+export function getAdoption(): AdoptionApi {
+  if (cached) return cached;
+  if (window.adoption) return (cached = window.adoption);
+  return (cached = buildAdoptionApi(browserTransport(), 'browser'));
+}

@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { bounded, HIDDEN_KEY, LIMITS, MIN_FRAGMENT, Scrubber, scrubResult } from '../../../../electron/core/keys/scrub';
+import type { DiagnosticEntry } from '../../../../src/shared/diagnostics';
+
+const KEY = 'sk_live_4f9c2a7e81d3b6058e1a9c7f2d4b6e80';
+
+/** Every MIN_FRAGMENT-long piece of the key (and of its encoded forms) that must never appear. */
+function pieces(key: string): string[] {
+  const forms = [key, encodeURIComponent(key), JSON.stringify(key).slice(1, -1)];
+  return forms.flatMap((form) =>
+    Array.from({ length: form.length - MIN_FRAGMENT + 1 }, (_, i) => form.slice(i, i + MIN_FRAGMENT)),
+  );
+}
+
+function expectNoPartOf(key: string, text: string): void {
+  for (const piece of pieces(key)) expect(text, `"${piece}" left in ${text}`).not.toContain(piece);
+}
+
+const scrubberFor = (...keys: string[]): Scrubber => {
+  const scrubber = new Scrubber();
+  for (const key of keys) scrubber.remember(key);
+  return scrubber;
+};
+
+describe('scrubber', () => {
+  it('changes nothing while it knows no key, and text without a key', () => {
+    expect(new Scrubber().text(`Bearer ${KEY}`)).toBe(`Bearer ${KEY}`);
+    const scrubber = scrubberFor(KEY);
+    expect(scrubber.text('The service had a problem (HTTP 500).')).toBe('The service had a problem (HTTP 500).');
+    expect(scrubber.value({ a: [1, true, null, 'x'] })).toEqual({ a: [1, true, null, 'x'] });
+  });
+
+  it('hides the key whole, URI-encoded and JSON-escaped', () => {
+    const key = 'k/ey+"with"\\odd=chars';
+    const scrubber = scrubberFor(key);
+    for (const form of [key, encodeURIComponent(key), JSON.stringify(key).slice(1, -1)]) {
+      const out = scrubber.text(`before ${form} after`);
+      expect(out).toBe(`before ${HIDDEN_KEY} after`);
+    }
+  });
+
+  it('hides a key cut at every position, at either end of a text', () => {
+    const scrubber = scrubberFor(KEY);
+    for (let cut = MIN_FRAGMENT; cut < KEY.length; cut += 1) {
+      const head = scrubber.text(`The service said: Bearer ${KEY.slice(0, cut)}`);
+      const tail = scrubber.text(`${KEY.slice(cut - MIN_FRAGMENT)} was the end`);
+      expectNoPartOf(KEY, head);
+      expectNoPartOf(KEY, tail);
+      expect(head).toContain(HIDDEN_KEY);
+      expect(tail).toContain(HIDDEN_KEY);
+    }
+  });
+
+  it('hides the key at every offset before a text is bounded, so no cut leaves a part of it', () => {
+    const scrubber = scrubberFor(KEY);
+    for (let offset = 0; offset <= 80; offset += 1) {
+      const text = `${'x'.repeat(offset)}${KEY}${'y'.repeat(40)}`;
+      expectNoPartOf(KEY, bounded(scrubber.text(text), 60));
+    }
+  });
+
+  it('hides every known key and keys in object names, deep inside values', () => {
+    const other = 'second-key-0123456789abcdef';
+    const scrubber = scrubberFor(KEY, other);
+    const out = scrubber.value({
+      [KEY]: [{ echoed: `Bearer ${KEY}`, nested: { again: other } }],
+      list: [`x${other.slice(0, 12)}`],
+    });
+    const text = JSON.stringify(out);
+    expectNoPartOf(KEY, text);
+    expectNoPartOf(other, text);
+    expect(out).toEqual({
+      [HIDDEN_KEY]: [{ echoed: `Bearer ${HIDDEN_KEY}`, nested: { again: HIDDEN_KEY } }],
+      list: [`x${HIDDEN_KEY}`],
+    });
+  });
+
+  it('keeps a "__proto__" name a plain property', () => {
+    const scrubber = scrubberFor(KEY);
+    const out = scrubber.value(JSON.parse(`{"__proto__": {"polluted": "${KEY}"}}`) as object);
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('scrubs every string field of an error, then bounds it', () => {
+    const scrubber = scrubberFor(KEY);
+    const long = `${'m'.repeat(LIMITS.message - 10)}${KEY}`;
+    const result = scrubResult(
+      'listPets',
+      { ok: false, error: { code: `c_${KEY}`, message: long, serviceCode: `${'s'.repeat(50)}${KEY}`, status: 400 } },
+      scrubber,
+    );
+    expect(result.ok).toBe(false);
+    const text = JSON.stringify(result);
+    expectNoPartOf(KEY, text);
+    if (!result.ok) {
+      expect(result.error.code).toBe(`c_${HIDDEN_KEY}`);
+      expect(result.error.message.length).toBeLessThanOrEqual(LIMITS.message);
+      expect(result.error.serviceCode?.length).toBeLessThanOrEqual(LIMITS.code);
+      expect(result.error.status).toBe(400);
+    }
+  });
+
+  it('bounds the header values of diagnostics entries after scrubbing them', () => {
+    const scrubber = scrubberFor(KEY);
+    const entry: DiagnosticEntry = {
+      at: 1,
+      profileId: 'local',
+      method: 'GET',
+      path: '/pets?limit=20',
+      status: 429,
+      durationMs: 3,
+      rateLimit: { limit: 'z'.repeat(500), remaining: `${'r'.repeat(60)}${KEY}`, reset: KEY, retryAfter: '5' },
+      idempotencyKey: null,
+      outcome: 'rate_limited',
+    };
+    const result = scrubResult('diagnostics', { ok: true, data: { entries: [entry] } }, scrubber);
+    expectNoPartOf(KEY, JSON.stringify(result));
+    const [out] = result.ok ? (result.data as { entries: DiagnosticEntry[] }).entries : [];
+    expect(out?.rateLimit.limit?.length).toBe(LIMITS.header);
+    expect(out?.rateLimit.reset).toBe(HIDDEN_KEY);
+    expect(out?.rateLimit.retryAfter).toBe('5');
+  });
+});

@@ -1,0 +1,139 @@
+/**
+ * Several devices on one key, on a fake clock: each device is its own governor and service
+ * client (no shared state), all talking to one simulated service whose limiter is the local
+ * service's own (test/service/rate-limits.ts: fixed windows from the first request, a wait
+ * after a 429, a ban for requests sent while told to wait). Latencies are drawn from a seeded
+ * generator, so a run repeats exactly. Used by the shared-key unit tests.
+ */
+import { RateLimitGovernor } from '../../../../electron/core/rate-limit/governor';
+import { createServiceClient } from '../../../../electron/core/service/service-client';
+import { PLANS } from '../../../service/plans';
+import { mulberry32, type Random } from '../../../service/prng';
+import { RateLimiter } from '../../../service/rate-limits';
+import { FakeClock } from '../../../support/fake-clock';
+
+export interface SimOptions {
+  devices: number;
+  creations: number;
+  windowMs: number;
+  seed: number;
+  /** One-way latency range, ms (default 1–4). */
+  latencyMs?: [number, number];
+  banAfter?: number;
+  /** Called for every request the service decides (for investigation). */
+  trace?: (line: { at: number; device: string; status: number; remaining: number; toldToWait: boolean }) => void;
+}
+
+export interface SimReport {
+  requests: number;
+  refused: number;
+  bans: number;
+  created: number;
+  /** When the last creation was answered, ms from the start. */
+  drainMs: number;
+  /** Per device: when its last creation was answered, ms from the start. */
+  deviceDrainMs: number[];
+}
+
+const BAN_MS = 600_000;
+
+export async function simulateSharedKey(options: SimOptions): Promise<SimReport> {
+  const clock = new FakeClock();
+  const start = clock.now();
+  const random = mulberry32(options.seed);
+  const limiter = new RateLimiter({
+    minuteMs: options.windowMs,
+    dayMs: 86_400_000,
+    banAfter: options.banAfter ?? 10,
+    banMs: BAN_MS,
+  });
+  const counts = { requests: 0, refused: 0, bans: 0, created: 0, banned: false };
+  const [low, high] = options.latencyMs ?? [1, 4];
+  const latency = (): number => low + Math.floor(random() * (high - low + 1));
+
+  const simFetch = (async (_input: RequestInfo | URL, init: RequestInit = {}) => {
+    await wait(clock, latency());
+    counts.requests += 1;
+    const decision = limiter.check('key', PLANS.free, clock.now());
+    const device = new Headers(init.headers).get('Idempotency-Key')?.slice(2, 5) ?? '?';
+    options.trace?.({
+      at: clock.now() - start,
+      device,
+      status: decision.kind === 'allowed' ? 201 : 429,
+      remaining: decision.headers.remaining,
+      toldToWait: decision.toldToWait,
+    });
+    const headers: Record<string, string> = {
+      'Content-Type': 'application/json',
+      'X-RateLimit-Limit': String(decision.headers.limit),
+      'X-RateLimit-Remaining': String(decision.headers.remaining),
+      'X-RateLimit-Reset': String(decision.headers.reset),
+      Date: new Date(clock.now()).toUTCString(),
+    };
+    let status = 201;
+    let body = JSON.stringify({ id: counts.requests, name: 'Sim', categoryId: 1 });
+    if (decision.kind !== 'allowed') {
+      status = 429;
+      counts.refused += 1;
+      if (decision.kind === 'banned' && !counts.banned) counts.bans += 1;
+      counts.banned = decision.kind === 'banned';
+      headers['Retry-After'] = String(decision.retryAfterSeconds);
+      body = JSON.stringify({
+        code: decision.kind === 'banned' ? 'key_banned' : 'rate_limited',
+        message: 'limited',
+        status: 429,
+      });
+    } else {
+      counts.banned = false;
+      if (init.method === 'POST') counts.created += 1;
+    }
+    await wait(clock, latency());
+    return new Response(body, { status, headers });
+  }) as typeof fetch;
+
+  const perDevice = Math.ceil(options.creations / options.devices);
+  const deviceDrainMs: number[] = [];
+  const runs = Array.from({ length: options.devices }, async (_, device) => {
+    const governor = new RateLimitGovernor({ profileId: `d${device}`, clock, random: child(random) });
+    const client = createServiceClient({
+      fetch: simFetch,
+      baseUrl: 'http://sim.invalid/v1',
+      getKey: async () => 'key',
+      governor,
+      clock,
+      profileId: `d${device}`,
+    });
+    const mine = Math.min(perDevice, options.creations - device * perDevice);
+    await Promise.all(
+      Array.from({ length: mine }, (_, i) =>
+        client.createPet({ name: `D${device} ${i}`, categoryId: '1' }, `k${String(device).padStart(3, '0')}-${i}`),
+      ),
+    );
+    deviceDrainMs[device] = clock.now() - start;
+    governor.dispose();
+  });
+  let done = false;
+  const all = Promise.all(runs).then(() => {
+    done = true;
+  });
+  while (!done && clock.now() - start < 20 * options.windowMs * Math.ceil(options.creations / 60)) {
+    await clock.advanceAndSettle(5);
+  }
+  await all;
+  return { ...counts, drainMs: Math.max(...deviceDrainMs), deviceDrainMs };
+}
+
+function wait(clock: FakeClock, ms: number): Promise<void> {
+  return new Promise((resolve) => clock.setTimeout(resolve, ms));
+}
+
+function child(random: Random): Random {
+  return mulberry32(Math.floor(random() * 2 ** 32));
+}
+
+/** Jain's fairness index of the devices' throughputs (creations per ms). */
+export function jainIndex(values: readonly number[]): number {
+  const sum = values.reduce((a, b) => a + b, 0);
+  const squares = values.reduce((a, b) => a + b * b, 0);
+  return values.length === 0 || squares === 0 ? 1 : (sum * sum) / (values.length * squares);
+}

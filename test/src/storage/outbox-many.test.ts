@@ -1,0 +1,30 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { openProfileDb } from '../../../src/storage/db';
+import { Outbox } from '../../../src/storage/outbox';
+import { entriesOf, FakeClock, freshDb, newAnimal } from '../support/test-helpers';
+
+describe('Outbox.enqueueMany (a spreadsheet import)', () => {
+  let close = () => {};
+  afterEach(() => close());
+
+  it('adds every animal in the given order, each with its own idempotency key, durably', async () => {
+    const fresh = freshDb();
+    close = fresh.close;
+    const outbox = new Outbox(fresh.db, new FakeClock());
+    await outbox.enqueue(newAnimal('Before'));
+    const animals = Array.from({ length: 200 }, (_, i) => newAnimal(`Animal ${i}`, String(i + 1)));
+    const entries = await outbox.enqueueMany(animals);
+    expect(entries.map((entry) => entry.pet)).toEqual(animals);
+    expect(new Set(entries.map((entry) => entry.idempotencyKey)).size).toBe(200);
+    expect(new Set(entries.map((entry) => entry.localId)).size).toBe(200);
+
+    // A new connection (as after a restart) reads them back in the same order, after the earlier one.
+    fresh.db.close();
+    close();
+    const reopened = openProfileDb(fresh.profileId);
+    close = () => reopened.close();
+    const listed = await entriesOf(new Outbox(reopened));
+    expect(listed.map((entry) => entry.pet.name)).toEqual(['Before', ...animals.map((p) => p.name)]);
+    expect(listed.every((entry) => entry.state === 'queued')).toBe(true);
+  });
+});

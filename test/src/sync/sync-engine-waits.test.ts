@@ -1,0 +1,136 @@
+/**
+ * The engine's waits (issue 14, data safety 6), on a fake clock: a doubt whose check keeps
+ * failing offline backs off exponentially with jitter (it used to poll every 2 s), and an
+ * "online" event may cut a wait short but never starts more than one pass.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { err } from '../../../src/shared/result';
+import { openProfileDb } from '../../../src/storage/db';
+import { Outbox } from '../../../src/storage/outbox';
+import { SyncEngine } from '../../../src/sync/sync-engine';
+import { entriesOf, FakeApi, FakeClock, freshDb, newAnimal } from '../support/test-helpers';
+
+let cleanups: Array<() => void> = [];
+afterEach(() => {
+  for (const cleanup of cleanups) cleanup();
+  cleanups = [];
+});
+
+function setup(random = () => 0) {
+  const clock = new FakeClock();
+  const api = new FakeApi(clock);
+  const { db, profileId, close } = freshDb();
+  const engine = new SyncEngine({ api, db: openProfileDb, profileIds: () => [profileId], clock, random });
+  cleanups.push(() => engine.stop(), close);
+  const outbox = new Outbox(db, clock);
+  /** The next wait, in ms from now (the engine keeps exactly one timer while it waits). */
+  const nextWait = () => {
+    const timers = clock.pendingTimers();
+    expect(timers).toHaveLength(1);
+    return (timers[0] ?? 0) - clock.now();
+  };
+  return { clock, api, engine, outbox, profileId, nextWait };
+}
+
+describe('reconciliation backoff', () => {
+  it('backs off exponentially, with jitter, while the check of a doubt keeps failing offline', async () => {
+    const { clock, api, engine, outbox, nextWait } = setup(() => 0.5);
+    await outbox.enqueue(newAnimal('Rex', '2', 'available'));
+    api.failCreate('timeout', 'No answer.'); // the outcome is unknown: a doubt
+    api.listPets = async (input) => {
+      api.listCalls.push(input);
+      return err('offline', 'The service could not be reached.');
+    };
+    engine.run();
+    await engine.whenIdle();
+    const waits: number[] = [];
+    for (let i = 0; i < 6; i += 1) {
+      const wait = nextWait();
+      waits.push(wait);
+      clock.advance(wait);
+      await engine.whenIdle();
+    }
+    // Ceilings 2, 4, 8, 16, 32, 64 s; jitter 0.5 draws three quarters of each.
+    expect(waits).toEqual([1500, 3000, 6000, 12000, 24000, 48000]);
+    expect(api.createCalls).toHaveLength(1); // nothing resent while the doubt stands
+    expect(api.listCalls).toHaveLength(6);
+    expect(await entriesOf(outbox)).toMatchObject([{ state: 'queued', failures: 7, lastError: { code: 'offline' } }]);
+  });
+});
+
+describe('online events and the single-pass rule', () => {
+  it('an online event cuts a wait short once per backoff step; more events start nothing', async () => {
+    const { clock, api, engine, outbox, profileId, nextWait } = setup();
+    await outbox.enqueue(newAnimal('Rex', '2', 'available'));
+    for (let i = 0; i < 3; i += 1) api.failCreate('offline', 'refused', { notSent: true });
+    engine.run();
+    await engine.whenIdle();
+    expect(nextWait()).toBe(2000);
+
+    engine.retryEarly(profileId);
+    engine.retryEarly(profileId);
+    await engine.whenIdle();
+    expect(api.createCalls).toHaveLength(2); // one early try, not two
+    expect(nextWait()).toBe(4000); // it counted: the next wait doubled
+    engine.retryEarly(profileId); // this step's early try is used: a flapping connection gets no more
+    await engine.whenIdle();
+    expect(api.createCalls).toHaveLength(2);
+
+    clock.advance(4000); // the try the backoff planned
+    await engine.whenIdle();
+    expect(api.createCalls).toHaveLength(3);
+    expect(nextWait()).toBe(8000);
+    engine.retryEarly(profileId); // a new step: one early try again
+    await engine.whenIdle();
+    expect(api.createCalls).toHaveLength(4);
+    expect(await entriesOf(outbox)).toMatchObject([{ state: 'sent' }]);
+  });
+
+  it('an online event during a running pass starts no second pass', async () => {
+    const { api, engine, outbox, profileId } = setup();
+    await outbox.enqueue(newAnimal('Rex', '2', 'available'));
+    let answer = () => undefined as void;
+    let reached = () => undefined as void;
+    const atSend = new Promise<void>((resolve) => (reached = resolve));
+    api.createAnswers.push(() => {
+      reached();
+      return new Promise<void>((resolve) => (answer = resolve)).then(() =>
+        err('offline', 'refused', { notSent: true }),
+      );
+    });
+    engine.run();
+    await atSend;
+    for (let i = 0; i < 5; i += 1) engine.retryEarly(profileId);
+    answer();
+    await engine.whenIdle();
+    expect(api.createCalls).toHaveLength(1);
+    expect(await entriesOf(outbox)).toMatchObject([{ state: 'queued', failures: 1 }]);
+  });
+
+  it('keeps a wait the service asked for (429) even when an online event comes', async () => {
+    const { api, engine, outbox, profileId, nextWait } = setup();
+    await outbox.enqueue(newAnimal('Rex'));
+    api.failCreate('rate_limited', 'slow down', { status: 429, retryAfterMs: 30_000 });
+    engine.run();
+    await engine.whenIdle();
+    engine.retryEarly(profileId);
+    await engine.whenIdle();
+    expect(api.createCalls).toHaveLength(1);
+    expect(nextWait()).toBe(30_000);
+  });
+
+  it('new work does not cut a retry wait short: it queues behind it in order', async () => {
+    const { clock, api, engine, outbox, profileId, nextWait } = setup();
+    await outbox.enqueue(newAnimal('First'));
+    api.failCreate('offline', 'refused', { notSent: true });
+    engine.run();
+    await engine.whenIdle();
+    await outbox.enqueue(newAnimal('Second'));
+    engine.sendPending(profileId);
+    await engine.whenIdle();
+    expect(api.createCalls).toHaveLength(1);
+    clock.advance(nextWait());
+    await engine.whenIdle();
+    expect(api.createCalls.map((c) => c.animal.name)).toEqual(['First', 'First', 'Second']);
+  });
+});
