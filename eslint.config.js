@@ -1,11 +1,14 @@
-// Lint rules, including the layer boundaries (docs/architecture.md, Layers): what runs where may
-// import only what exists there. test/lint/boundaries.test.ts lints a forbidden import in each layer.
+// Lint rules, including the layer boundaries and the subsystem entries (docs/architecture.md,
+// Layers and Folders): what runs where may import only what exists there, and a folder with an
+// index.ts is imported only through it from outside. test/lint/boundaries.test.ts lints a
+// forbidden import for each rule.
 import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import globals from 'globals';
 import svelte from 'eslint-plugin-svelte';
 import tseslint from 'typescript-eslint';
 import svelteConfig from './svelte.config.js';
+import adoption from './scripts/lint/subsystem-entry.js';
 
 const NODE_BUILTINS = {
   group: ['node:*', ...builtinModules, ...builtinModules.map((name) => `${name}/*`)],
@@ -20,17 +23,13 @@ const DOM_ONLY = {
   message: 'Shared and core code runs in plain Node: no DOM-only modules.',
 };
 const RENDERER = {
-  group: ['**/src/lib/*', '**/src/data/*', '**/src/components/*', '**/src/stores/*', '**/App.svelte'],
+  regex: '(^|/)src/(?!shared/)[^/]',
   message: 'Only the renderer may import the renderer: the rest shares src/shared with it.',
 };
 /** The app's Electron-side code, by relative path (`../../electron/core/…`). */
 const ELECTRON_CODE = {
   regex: '^(\\.\\.?/)+electron/',
   message: 'The renderer reaches the core only through the app API (src/shared/api.ts), never by importing electron/.',
-};
-const UI = {
-  group: ['**/stores/*', '**/components/*', '**/App.svelte'],
-  message: 'src/data is below the stores and components: they call it, never the other way.',
 };
 /**
  * A sandboxed preload's `require` loads only `electron` and the Node modules events, timers
@@ -74,10 +73,6 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { paths: [ELECTRON], patterns: [NODE_BUILTINS, ELECTRON_CODE] }] },
   },
   {
-    files: ['src/data/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [ELECTRON], patterns: [NODE_BUILTINS, ELECTRON_CODE, UI] }] },
-  },
-  {
     files: ['src/shared/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { paths: [ELECTRON], patterns: [NODE_BUILTINS, DOM_ONLY, ELECTRON_CODE] }],
@@ -86,6 +81,25 @@ export default tseslint.config(
   {
     files: ['electron/core/**/*.ts', 'electron/host/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: [ELECTRON], patterns: [DOM_ONLY, RENDERER] }] },
+  },
+  {
+    // The core is below both hosts: they wire it, it never reaches up into them.
+    files: ['electron/core/**/*.ts'],
+    rules: {
+      'adoption/no-import-from': [
+        'error',
+        {
+          folders: ['electron/host', 'electron/main', 'electron/preload'],
+          message: 'the core serves both hosts and imports neither (they import electron/core).',
+        },
+      ],
+    },
+  },
+  {
+    // Folders are the architecture: a folder with an index.ts is entered only through it.
+    files: ['electron/**/*.ts', 'src/**/*.ts', 'src/**/*.svelte', 'scripts/**/*.ts', 'scripts/**/*.mjs'],
+    plugins: { adoption },
+    rules: { 'adoption/subsystem-entry': 'error' },
   },
   {
     files: ['electron/main/**/*.ts'],

@@ -1,14 +1,17 @@
-// The lint config enforces the layers (docs/architecture.md): each case lints one import as if
-// it were in a file of that layer (ESLint's Node API, eslint.config.js as the project uses it).
+// The lint config enforces the layers and the subsystem entries (docs/architecture.md, Layers and
+// Folders): each case lints one import as if it were in a file of that folder (ESLint's Node API,
+// eslint.config.js as the project uses it).
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
 const eslint = new ESLint({ cwd: new URL('../..', import.meta.url).pathname });
 
-async function restrictedImports(filePath: string, code: string): Promise<string[]> {
+async function problems(filePath: string, code: string, ruleIds: readonly string[]): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath });
-  return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+  return (result?.messages ?? []).filter((m) => ruleIds.includes(m.ruleId ?? '')).map((m) => m.message);
 }
+
+const restrictedImports = (filePath: string, code: string) => problems(filePath, code, ['no-restricted-imports']);
 
 describe('layer boundaries', () => {
   it.each([
@@ -16,44 +19,33 @@ describe('layer boundaries', () => {
     ['electron/core/probe.ts', "import { app } from 'electron';\nexport const a = app;\n"],
     ['src/shared/probe.ts', "import 'electron';\n"],
     ['src/shared/probe.ts', "import Dexie from 'dexie';\nexport const d = Dexie;\n"],
-    ['src/lib/probe.ts', "import { readFileSync } from 'node:fs';\nexport const r = readFileSync;\n"],
-    ['src/lib/probe.ts', "import 'electron';\n"],
+    ['src/shell/probe.ts', "import { readFileSync } from 'node:fs';\nexport const r = readFileSync;\n"],
+    ['src/shell/probe.ts', "import 'electron';\n"],
     ['electron/host/probe.ts', "import 'electron';\n"],
-    ['electron/core/probe.ts', "import { openProfileDb } from '../../src/data/db';\nexport const o = openProfileDb;\n"],
+    ['electron/core/probe.ts', "import { openProfileDb } from '../../src/storage';\nexport const o = openProfileDb;\n"],
     // the renderer reaches the core only through the app API
-    [
-      'src/lib/probe.ts',
-      "import { createAppCore } from '../../electron/core/app-core';\nexport const c = createAppCore;\n",
-    ],
-    [
-      'src/stores/probe.svelte.ts',
-      "import type { Router } from '../../electron/core/router';\nexport type R = Router;\n",
-    ],
+    ['src/shell/probe.ts', "import { createAppCore } from '../../electron/core';\nexport const c = createAppCore;\n"],
+    ['src/list/probe.svelte.ts', "import type { Router } from '../../electron/core';\nexport type R = Router;\n"],
     [
       'src/shared/probe.ts',
-      "import { sendHttp } from '../../electron/core/http-client';\nexport const s = sendHttp;\n",
+      "import { sendHttp } from '../../electron/core/http/http-client';\nexport const s = sendHttp;\n",
     ],
-    // src/data: no Electron, no Node, nothing of the stores or components above it
-    ['src/data/probe.ts', "import 'electron';\n"],
-    ['src/data/probe.ts', "import { readFile } from 'fs/promises';\nexport const r = readFile;\n"],
-    ['src/data/probe.ts', "import { Router } from '../../electron/core/router';\nexport const r = Router;\n"],
-    ['src/data/probe.ts', "import { AppStores } from '../stores/app-context.svelte';\nexport const a = AppStores;\n"],
-    ['src/data/probe.ts', "import Form from '../components/AddAnimal.svelte';\nexport const f = Form;\n"],
+    // the renderer's folders: no Electron, no Node, whichever feature
+    ['src/storage/probe.ts', "import 'electron';\n"],
+    ['src/sync/probe.ts', "import { readFile } from 'fs/promises';\nexport const r = readFile;\n"],
+    ['src/storage/probe.ts', "import { Router } from '../../electron/core';\nexport const r = Router;\n"],
     // electron/main: Electron wiring, nothing of the renderer or the DOM
     ['electron/main/probe.ts', "import Dexie from 'dexie';\nexport const d = Dexie;\n"],
-    ['electron/main/probe.ts', "import { openProfileDb } from '../../src/data/db';\nexport const o = openProfileDb;\n"],
-    [
-      'electron/main/probe.ts',
-      "import { AppStores } from '../../src/stores/app-context.svelte';\nexport const a = AppStores;\n",
-    ],
+    ['electron/main/probe.ts', "import { openProfileDb } from '../../src/storage';\nexport const o = openProfileDb;\n"],
+    ['electron/main/probe.ts', "import { loadStores } from '../../src/app';\nexport const a = loadStores;\n"],
     // electron/preload: electron and src/shared only
-    ['electron/preload/probe.ts', "import { Router } from '../core/router';\nexport const r = Router;\n"],
+    ['electron/preload/probe.ts', "import { createAppCore } from '../core';\nexport const r = createAppCore;\n"],
     ['electron/preload/probe.ts', "import { startBrowserHost } from '../host';\nexport const s = startBrowserHost;\n"],
     ['electron/preload/probe.ts', "import { readFileSync } from 'node:fs';\nexport const r = readFileSync;\n"],
     ['electron/preload/probe.ts', "import { z } from 'zod';\nexport const s = z.string();\n"],
     [
       'electron/preload/probe.ts',
-      "import { chooseTransport } from '../../src/lib/probe';\nexport const c = chooseTransport;\n",
+      "import { getAdoption } from '../../src/transport';\nexport const c = getAdoption;\n",
     ],
   ])('%s may not run %j', async (filePath, code) => {
     expect(await restrictedImports(filePath, code)).not.toEqual([]);
@@ -62,16 +54,77 @@ describe('layer boundaries', () => {
   it.each([
     ['electron/main/probe.ts', "import { app } from 'electron';\nexport const a = app;\n"],
     ['electron/core/probe.ts', "import { readFileSync } from 'node:fs';\nexport const r = readFileSync;\n"],
-    ['src/lib/probe.ts', "import Dexie from 'dexie';\nexport const d = Dexie;\n"],
+    ['src/shell/probe.ts', "import Dexie from 'dexie';\nexport const d = Dexie;\n"],
     [
-      'src/data/probe.ts',
+      'src/storage/probe.ts',
       "import Dexie from 'dexie';\nimport { ok } from '../shared/result';\nexport const d = [Dexie, ok];\n",
     ],
-    ['src/stores/probe.svelte.ts', "import { openProfileDb } from '../data/db';\nexport const o = openProfileDb;\n"],
-    ['electron/main/probe.ts', "import { Router } from '../core/router';\nexport const r = Router;\n"],
+    ['src/list/probe.svelte.ts', "import { openProfileDb } from '../storage';\nexport const o = openProfileDb;\n"],
+    ['electron/main/probe.ts', "import type { Router } from '../core';\nexport type R = Router;\n"],
     ['electron/preload/probe.ts', "import { contextBridge } from 'electron';\nexport const c = contextBridge;\n"],
     ['electron/preload/probe.ts', "import { ipcName } from '../../src/shared/api';\nexport const i = ipcName;\n"],
   ])('%s may run %j', async (filePath, code) => {
     expect(await restrictedImports(filePath, code)).toEqual([]);
+  });
+});
+
+describe('the core never imports the hosts', () => {
+  const rule = ['adoption/no-import-from'];
+  it.each([
+    ['electron/core/probe.ts', "import { startBrowserHost } from '../host';\nexport const s = startBrowserHost;\n"],
+    [
+      'electron/core/keys/probe.ts',
+      "import { startAppOnHost } from '../../host/app-on-host';\nexport const s = startAppOnHost;\n",
+    ],
+    ['electron/core/probe.ts', "import { registerIpc } from '../main/ipc';\nexport const r = registerIpc;\n"],
+    ['electron/core/service/probe.ts', "export { startMainProcess } from '../../main/main-process';\n"],
+  ])('%s may not run %j', async (filePath, code) => {
+    expect(await problems(filePath, code, rule)).not.toEqual([]);
+  });
+
+  it('a host may import the core', async () => {
+    const code = "import { createAppCore } from '../core';\nexport const c = createAppCore;\n";
+    expect(await problems('electron/host/probe.ts', code, rule)).toEqual([]);
+  });
+});
+
+describe('a subsystem is entered through its index.ts', () => {
+  const rule = ['adoption/subsystem-entry'];
+  it.each([
+    // the hosts and the tools see the core through electron/core/index.ts
+    [
+      'electron/host/probe.ts',
+      "import { KeyService } from '../core/keys/key-service';\nexport const k = KeyService;\n",
+    ],
+    ['electron/main/probe.ts', "import { createAppCore } from '../core/app-core';\nexport const c = createAppCore;\n"],
+    ['electron/main/probe.ts', "import { ProfileStore } from '../core/profiles';\nexport const p = ProfileStore;\n"],
+    [
+      'scripts/probe.ts',
+      "import { openOsKeychain } from '../electron/core/keys/os-keychain';\nexport const o = openOsKeychain;\n",
+    ],
+    // inside the core, one subsystem sees another through its own index.ts
+    ['electron/core/service/probe.ts', "import { Scrubber } from '../keys/scrub';\nexport const s = Scrubber;\n"],
+    ['electron/core/probe.ts', "export { RateLimitGovernor } from './rate-limit/governor';\n"],
+    // the renderer's features
+    ['src/sync/probe.ts', "import { openProfileDb } from '../storage/db';\nexport const o = openProfileDb;\n"],
+    [
+      'src/list/probe.svelte',
+      '<script lang="ts">\n  import KeyField from \'../profiles/KeyField.svelte\';\n</script>\n<KeyField />\n',
+    ],
+    ['src/app/probe.ts', "export const load = () => import('../profiles/KeysAndProfilesScreen.svelte');\n"],
+    ['src/main.ts', "import { createApp } from './app/app-stores.svelte';\nexport const c = createApp;\n"],
+  ])('%s may not run %j', async (filePath, code) => {
+    expect(await problems(filePath, code, rule)).not.toEqual([]);
+  });
+
+  it.each([
+    ['electron/host/probe.ts', "import { createAppCore } from '../core';\nexport const c = createAppCore;\n"],
+    ['electron/core/probe.ts', "import { KeyService } from './keys';\nexport const k = KeyService;\n"],
+    ['electron/core/keys/probe.ts', "import { Scrubber } from './scrub';\nexport const s = Scrubber;\n"],
+    ['src/sync/probe.ts', "import { openProfileDb } from '../storage';\nexport const o = openProfileDb;\n"],
+    // src/shared is the contract, read file by file (it has no index.ts)
+    ['src/sync/probe.ts', "import { ok } from '../shared/result';\nexport const o = ok;\n"],
+  ])('%s may run %j', async (filePath, code) => {
+    expect(await problems(filePath, code, rule)).toEqual([]);
   });
 });
