@@ -14,6 +14,7 @@ import { KeyService, KeyStatusTracker, Scrubber, type SecretStore } from './keys
 import { ProfileStore } from './profiles';
 import { RateLimitGovernor } from './rate-limit';
 import { ConnectivityTracker, createServiceClient, DiagnosticsLog, type ServiceClientOptions } from './service';
+import { SafetyCopy, type JournalFs } from './safety-copy';
 
 export interface AppCoreOptions {
   /** Node's `fetch`, in the app (electron/main/index.ts says why) and in the browser host. */
@@ -27,6 +28,8 @@ export interface AppCoreOptions {
   localDemoUrl?: string;
   clock?: Clock;
   logError?: (message: string) => void;
+  /** The safety copy's file system (tests inject a failing one: a full disk). */
+  journalFs?: JournalFs;
   /** HTTP limits of every service client (tests shorten the 15 s headers / 30 s total timeouts). */
   http?: ServiceClientOptions['http'];
   /** The rate the governors assume while a service tells none (tests of other matters raise it). */
@@ -45,6 +48,21 @@ interface ProfileClient {
   governor: RateLimitGovernor;
   client: ServiceClient;
   stopSnapshots: () => void;
+}
+
+const JOURNAL_FAILED =
+  "This computer's safety copy could not be written, so nothing was sent. The animal stays waiting; it is tried again.";
+
+/** What staff read when the safety copy could not be written (a full disk says so). */
+function journalFailure(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  const why =
+    code === 'ENOSPC' || code === 'EDQUOT'
+      ? 'the disk is full'
+      : code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
+        ? 'the app may not write to its data folder'
+        : 'writing to the disk failed';
+  return `This computer's safety copy could not be written: ${why}.`;
 }
 
 const notConfigured = (profile: Profile | null) =>
@@ -80,6 +98,12 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       const has = await keys.hasKey(id);
       return has.ok ? has.data.hasKey : null;
     },
+  });
+  const safetyCopy = new SafetyCopy({
+    dataDir: options.dataDir,
+    clock,
+    ...(options.journalFs ? { fs: options.journalFs } : {}),
+    logError,
   });
   const clients = new Map<string, ProfileClient>();
   const idleGovernors = new Map<string, RateLimitGovernor>();
@@ -134,12 +158,68 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     return result;
   }
 
+  /**
+   * Sends a creation whose entry the safety copy holds, writing around it what a restore needs:
+   * the attempt before it goes (if that cannot be written, nothing is sent: a restored entry must
+   * never be sent blindly), whether it certainly did not reach the service, and the service's
+   * acknowledgement (a failure to write that is logged; the renderer settles the entry again).
+   */
+  async function createKept<T extends { animal: { id: string } }>(
+    profileId: string,
+    idempotencyKey: string,
+    send: () => Promise<Result<T>>,
+  ): Promise<Result<T>> {
+    try {
+      await safetyCopy.attempt(profileId, idempotencyKey);
+    } catch (error) {
+      logError(`safety copy: the attempt could not be written (${String(error)}); nothing was sent`);
+      return err('internal', JOURNAL_FAILED, { notSent: true });
+    }
+    const result = await send();
+    const record = result.ok
+      ? safetyCopy.acknowledgeKey(profileId, idempotencyKey, result.data.animal.id)
+      : result.error.notSent
+        ? safetyCopy.notSent(profileId, idempotencyKey)
+        : null;
+    await record?.catch((error: unknown) =>
+      logError(`safety copy: the outcome could not be written (${String(error)})`),
+    );
+    return result;
+  }
+
+  async function journalWrite<T>(write: () => Promise<Result<T>>): Promise<Result<T>> {
+    try {
+      return await write();
+    } catch (error) {
+      logError(`safety copy: ${String(error)}`);
+      return err('storage_failed', journalFailure(error));
+    }
+  }
+
   const handlers: Handlers = {
     listPets: ({ profileId, query, view }) =>
       withClient(profileId, (c) => c.listPets(query, view === undefined ? {} : { view })),
     getPet: ({ profileId, id }) => withClient(profileId, (c) => c.getPet(id)),
     createPet: ({ profileId, animal, idempotencyKey }) =>
-      withClient(profileId, (c) => c.createPet(animal, idempotencyKey)),
+      withClient(profileId, (c) => createKept(profileId, idempotencyKey, () => c.createPet(animal, idempotencyKey))),
+    keepEntries: async ({ profileId, batch, complete, entries }) => {
+      if (!profiles.get(profileId)) return err('not_found', 'There is no profile with this id.');
+      return journalWrite(async () => ok({ kept: await safetyCopy.keep(profileId, batch, entries, complete) }));
+    },
+    settleEntry: async (input) => {
+      if (!profiles.get(input.profileId)) return err('not_found', 'There is no profile with this id.');
+      const outcome =
+        input.outcome === 'acknowledged'
+          ? { kind: 'acknowledged' as const, id: input.id }
+          : { kind: 'discarded' as const };
+      return journalWrite(async () =>
+        ok({ settled: await safetyCopy.settle(input.profileId, input.localId, outcome) }),
+      );
+    },
+    safetyCopy: async ({ profileId }) => {
+      if (!profiles.get(profileId)) return err('not_found', 'There is no profile with this id.');
+      return journalWrite(async () => ok(await safetyCopy.read(profileId)));
+    },
     ordersRaw: ({ profileId }) => withClient(profileId, (c) => c.ordersRaw()),
     testKey: ({ profileId }) => withClient(profileId, (c) => c.testKey()),
     listProfiles: async () => ok(profiles.list()),
@@ -164,6 +244,8 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
         drop(profileId);
         // The key of a removed profile has no use any more; failing to delete it is harmless.
         await keys.clearKey(profileId).catch(() => undefined);
+        // Staff were told its unsent animals go with it.
+        await safetyCopy.forget(profileId).catch((error: unknown) => logError(`removeProfile: ${String(error)}`));
         keyStatus.forget(profileId);
       }
       return removed;

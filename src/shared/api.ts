@@ -36,6 +36,21 @@ export const DeprecationInfo = z.object({
   sunset: z.string().nullable(),
 });
 
+/**
+ * An animal staff entered, as the core's safety copy keeps it (electron/core/safety-copy): the
+ * outbox entry's own ids and payload, written to the journal before the form says it is saved.
+ */
+export const SafetyEntry = z.object({
+  localId: z.uuid(),
+  idempotencyKey: z.uuid(),
+  animal: NewAnimal,
+  createdAt: z.number(),
+});
+export type SafetyEntry = z.infer<typeof SafetyEntry>;
+
+/** The most entries one `keepEntries` call carries (a larger import is kept in several calls of one batch). */
+export const KEEP_ENTRIES_MAX = 500;
+
 export const api = {
   listPets: {
     input: ProfileRef.extend({
@@ -52,6 +67,39 @@ export const api = {
   createPet: {
     input: ProfileRef.extend({ animal: NewAnimal, idempotencyKey: z.uuid() }),
     output: z.object({ animal: Animal, fetchedAt: z.number() }),
+  },
+  /**
+   * Keeps accepted creations (or an entry edited by staff: same localId, new key and payload) in the
+   * profile's safety copy, on disk when it answers. A batch of several calls counts only once its
+   * call with `complete: true` is kept, so an import that fails halfway leaves nothing to restore.
+   */
+  keepEntries: {
+    input: ProfileRef.extend({
+      batch: z.uuid(),
+      complete: z.boolean(),
+      entries: z.array(SafetyEntry).min(1).max(KEEP_ENTRIES_MAX),
+    }),
+    output: z.object({ kept: z.number().int().nonnegative() }),
+  },
+  /** An entry's end in the safety copy: the service has it (`acknowledged`, with its id), or staff discarded it. */
+  settleEntry: {
+    input: z.discriminatedUnion('outcome', [
+      ProfileRef.extend({ localId: z.uuid(), outcome: z.literal('acknowledged'), id: Int64 }),
+      ProfileRef.extend({ localId: z.uuid(), outcome: z.literal('discarded') }),
+    ]),
+    output: z.object({ settled: z.boolean() }),
+  },
+  /**
+   * The entries of the profile's safety copy that are neither acknowledged nor discarded, in the
+   * order they were entered; `doubtSince` when a send of the entry may have reached the service
+   * unanswered. `problems` says what the journal's reading found (a torn or damaged line).
+   */
+  safetyCopy: {
+    input: ProfileRef,
+    output: z.object({
+      entries: z.array(SafetyEntry.extend({ doubtSince: z.number().nullable() })),
+      problems: z.array(z.string()),
+    }),
   },
   ordersRaw: {
     input: ProfileRef,

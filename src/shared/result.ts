@@ -23,6 +23,7 @@ export const APP_ERROR_CODES = [
   'no_key',
   'conflict',
   'internal',
+  'storage_failed',
 ] as const;
 export type AppErrorCode = (typeof APP_ERROR_CODES)[number];
 

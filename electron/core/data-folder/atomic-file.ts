@@ -33,7 +33,8 @@ export async function writeFileAtomic(fs: SettingsFs, path: string, text: string
   await syncFolder(fs, dirname(path));
 }
 
-async function syncFolder(fs: SettingsFs, folder: string): Promise<void> {
+/** Fsyncs a folder, so that a file just created or renamed in it is on disk too (a no-op where unsupported). */
+export async function syncFolder(fs: Pick<SettingsFs, 'open'>, folder: string): Promise<void> {
   try {
     const handle = await fs.open(folder, 'r');
     try {

@@ -1,3 +1,3 @@
 /** The app's data folder on this computer: where it is, and files written there atomically. */
 export { defaultDataDir } from './app-data-dir';
-export { fileTimestamp, nodeSettingsFs, writeFileAtomic, type SettingsFs } from './atomic-file';
+export { fileTimestamp, nodeSettingsFs, syncFolder, writeFileAtomic, type SettingsFs } from './atomic-file';

@@ -48,6 +48,27 @@ const VALID: { [C in Channel]: { input: unknown; output: unknown } } = {
     },
     output: { animal: ANIMAL, fetchedAt: 1 },
   },
+  keepEntries: {
+    input: {
+      profileId: 'local',
+      batch: '7d9b1c3e-1f2a-4b5c-8d6e-0a1b2c3d4e5f',
+      complete: true,
+      entries: [
+        {
+          localId: '1a2b3c4d-5e6f-4a1b-9c2d-3e4f5a6b7c8d',
+          idempotencyKey: '4b3f2a7e-3c1d-4e5f-9a8b-7c6d5e4f3a2b',
+          animal: { name: 'Rex', categoryId: '3' },
+          createdAt: 1,
+        },
+      ],
+    },
+    output: { kept: 1 },
+  },
+  settleEntry: {
+    input: { profileId: 'local', localId: '1a2b3c4d-5e6f-4a1b-9c2d-3e4f5a6b7c8d', outcome: 'acknowledged', id: '7' },
+    output: { settled: true },
+  },
+  safetyCopy: { input: { profileId: 'local' }, output: { entries: [], problems: [] } },
   ordersRaw: { input: { profileId: 'local' }, output: { body: [], fetchedAt: 1 } },
   listProfiles: { input: {}, output: { profiles: [PROFILE], notice: null } },
   saveProfile: { input: { name: 'Mine', baseUrl: 'https://api.example.org/v1', color: 'blue' }, output: PROFILE },
@@ -87,6 +108,20 @@ const INVALID_FIELDS: { [C in Channel]: unknown[] } = {
     { profileId: 'local', animal: { name: 'Rex' }, idempotencyKey: '4b3f2a7e-3c1d-4e5f-9a8b-7c6d5e4f3a2b' },
     { profileId: 'local', animal: { name: 'Rex', categoryId: '3' }, idempotencyKey: 'not-a-uuid' },
   ],
+  keepEntries: [
+    { profileId: 'local', batch: '7d9b1c3e-1f2a-4b5c-8d6e-0a1b2c3d4e5f', complete: true, entries: [] },
+    {
+      profileId: 'local',
+      batch: 'not-a-uuid',
+      complete: true,
+      entries: [{ localId: 'x', idempotencyKey: 'y', animal: { name: 'Rex', categoryId: '3' }, createdAt: 1 }],
+    },
+  ],
+  settleEntry: [
+    { profileId: 'local', localId: '1a2b3c4d-5e6f-4a1b-9c2d-3e4f5a6b7c8d', outcome: 'acknowledged' },
+    { profileId: 'local', localId: '1a2b3c4d-5e6f-4a1b-9c2d-3e4f5a6b7c8d', outcome: 'lost' },
+  ],
+  safetyCopy: [{}, { profileId: 'Bad Id' }],
   ordersRaw: [{}, { profileId: 7 }],
   listProfiles: [],
   saveProfile: [

@@ -1,0 +1,331 @@
+/**
+ * The safety copy: the core's own record of every animal staff entered, one journal per profile
+ * in the app's data folder (`safety-copy/<profileId>.jsonl`), so that an entry the browser's
+ * storage loses can be put back (docs/architecture.md, "Two copies of every animal").
+ *
+ * Records, appended in order and each on disk before the call that wrote it answers:
+ * - `kept`: an entry staff entered (or edited: same `localId`, new key and payload), in a batch;
+ *   `batch_done`: the batch is whole (an import kept in several calls counts only when whole);
+ * - `attempt`: a creation with the entry's key is about to be sent; `not_sent`: it certainly did
+ *   not reach the service (no connection was made). An attempt not followed by `not_sent` leaves
+ *   a doubt: restored, the entry goes through the outbox's doubt rules, never blindly resent;
+ * - `acknowledged` (the service created it, with its id) and `discarded` (staff discarded it):
+ *   the entry is settled and never restored again.
+ * When every entry of a journal is settled, the file is compacted (atomically) to nothing.
+ */
+import { join } from 'node:path';
+import { z } from 'zod';
+import { Int64, NewAnimal } from '../../../src/shared/animal';
+import type { SafetyEntry } from '../../../src/shared/api';
+import type { Clock } from '../../../src/shared/clock';
+import { describeIssues } from '../../../src/shared/errors';
+import { type JournalFs, JournalFile, nodeJournalFs } from './journal-file';
+
+const Base = { v: z.literal(1), at: z.number() };
+const Uuid = z.uuid();
+export const JournalRecord = z.discriminatedUnion('type', [
+  z.object({
+    ...Base,
+    type: z.literal('kept'),
+    batch: Uuid,
+    localId: Uuid,
+    idempotencyKey: Uuid,
+    animal: NewAnimal,
+    createdAt: z.number(),
+  }),
+  z.object({ ...Base, type: z.literal('batch_done'), batch: Uuid }),
+  z.object({ ...Base, type: z.literal('attempt'), idempotencyKey: Uuid }),
+  z.object({ ...Base, type: z.literal('not_sent'), idempotencyKey: Uuid }),
+  z.object({ ...Base, type: z.literal('acknowledged'), localId: Uuid, id: Int64 }),
+  z.object({ ...Base, type: z.literal('discarded'), localId: Uuid }),
+]);
+export type JournalRecord = z.infer<typeof JournalRecord>;
+
+/** An entry as the journal knows it. */
+interface EntryState {
+  entry: SafetyEntry;
+  batch: string;
+  /** When a send of the current key may have reached the service unanswered (null: none did). */
+  doubtSince: number | null;
+  /** The attempt under way or cut off (no outcome written yet). */
+  pendingAttempt: number | null;
+  settled: boolean;
+}
+
+interface ProfileJournal {
+  file: JournalFile;
+  entries: Map<string, EntryState>;
+  byKey: Map<string, string>;
+  doneBatches: Set<string>;
+  /** What reading the file found: a torn tail, damaged lines, records that fail the schema. */
+  problems: string[];
+  /** An append failed part-way: the file is read again (its torn tail cut) before the next write. */
+  stale: boolean;
+}
+
+export interface SafetyCopyOptions {
+  /** The app's data folder. */
+  dataDir: string;
+  clock: Pick<Clock, 'now'>;
+  fs?: JournalFs;
+  /** Told what a journal's reading found, for the log (never a key: the journal holds none). */
+  logError?: (message: string) => void;
+}
+
+/** What the journal answers of a profile: its open entries in the order entered, and what reading it found. */
+export interface SafetyCopyRead {
+  entries: Array<SafetyEntry & { doubtSince: number | null }>;
+  problems: string[];
+}
+
+export class SafetyCopy {
+  readonly #journals = new Map<string, Promise<ProfileJournal>>();
+  readonly #queues = new Map<string, Promise<unknown>>();
+  readonly #fs: JournalFs;
+
+  constructor(private readonly options: SafetyCopyOptions) {
+    this.#fs = options.fs ?? nodeJournalFs;
+  }
+
+  /** The journal's path of a profile (profile ids are `[a-z0-9-]`, so a safe file name). */
+  pathOf(profileId: string): string {
+    return join(this.options.dataDir, 'safety-copy', `${profileId}.jsonl`);
+  }
+
+  /** Keeps entries of a batch; the batch counts once a call says it is complete. Resolves when on disk. */
+  keep(profileId: string, batch: string, entries: readonly SafetyEntry[], complete: boolean): Promise<number> {
+    return this.#write(profileId, async (journal) => {
+      const at = this.options.clock.now();
+      const records: JournalRecord[] = entries.map((entry) => ({ v: 1, at, type: 'kept', batch, ...entry }));
+      if (complete) records.push({ v: 1, at, type: 'batch_done', batch });
+      await this.#append(journal, records);
+      return entries.length;
+    });
+  }
+
+  /**
+   * A creation with this key is about to be sent: true once that is on disk, false when the key
+   * is none of the journal's (an entry from before the safety copy, or no entry at all).
+   */
+  attempt(profileId: string, idempotencyKey: string): Promise<boolean> {
+    return this.#write(profileId, async (journal) => {
+      if (!this.#openKey(journal, idempotencyKey)) return false;
+      await this.#append(journal, [{ v: 1, at: this.options.clock.now(), type: 'attempt', idempotencyKey }]);
+      return true;
+    });
+  }
+
+  /** The creation certainly did not reach the service (no connection was made). */
+  notSent(profileId: string, idempotencyKey: string): Promise<void> {
+    return this.#write(profileId, async (journal) => {
+      if (!this.#openKey(journal, idempotencyKey)) return;
+      await this.#append(journal, [{ v: 1, at: this.options.clock.now(), type: 'not_sent', idempotencyKey }]);
+    });
+  }
+
+  /** The service created the entry sent with this key (its id). */
+  acknowledgeKey(profileId: string, idempotencyKey: string, id: string): Promise<boolean> {
+    return this.#write(profileId, async (journal) => {
+      const localId = this.#openKey(journal, idempotencyKey);
+      if (!localId) return false;
+      await this.#settle(journal, { v: 1, at: this.options.clock.now(), type: 'acknowledged', localId, id });
+      return true;
+    });
+  }
+
+  /** An entry's end: acknowledged with the service's id (staff: "it is this one"), or discarded by staff. */
+  settle(profileId: string, localId: string, outcome: { kind: 'acknowledged'; id: string } | { kind: 'discarded' }) {
+    return this.#write(profileId, async (journal) => {
+      const state = journal.entries.get(localId);
+      if (!state || state.settled) return false;
+      const at = this.options.clock.now();
+      await this.#settle(
+        journal,
+        outcome.kind === 'acknowledged'
+          ? { v: 1, at, type: 'acknowledged', localId, id: outcome.id }
+          : { v: 1, at, type: 'discarded', localId },
+      );
+      return true;
+    });
+  }
+
+  /** The open entries, in the order entered, with what reading the journal found. */
+  read(profileId: string): Promise<SafetyCopyRead> {
+    return this.#write(profileId, async (journal) => ({
+      entries: [...journal.entries.values()]
+        .filter((state) => !state.settled && journal.doneBatches.has(state.batch))
+        .map((state) => ({ ...state.entry, doubtSince: state.doubtSince ?? state.pendingAttempt })),
+      problems: [...journal.problems],
+    }));
+  }
+
+  /** Deletes a removed profile's journal (staff were told its unsent animals go with it). */
+  forget(profileId: string): Promise<void> {
+    return this.#write(profileId, async (journal) => {
+      await journal.file.remove();
+      this.#journals.delete(profileId);
+    });
+  }
+
+  /** Runs `task` after every earlier write of the profile (one at a time, in order). */
+  #write<T>(profileId: string, task: (journal: ProfileJournal) => Promise<T>): Promise<T> {
+    const previous = this.#queues.get(profileId) ?? Promise.resolve();
+    const run = previous
+      .catch(() => undefined)
+      .then(async () => {
+        let journal = await this.#journal(profileId);
+        if (journal.stale) {
+          this.#journals.delete(profileId);
+          journal = await this.#journal(profileId);
+        }
+        return task(journal);
+      });
+    this.#queues.set(profileId, run);
+    return run;
+  }
+
+  #journal(profileId: string): Promise<ProfileJournal> {
+    let loading = this.#journals.get(profileId);
+    if (!loading) {
+      loading = this.#load(profileId);
+      this.#journals.set(profileId, loading);
+      loading.catch(() => this.#journals.delete(profileId));
+    }
+    return loading;
+  }
+
+  async #load(profileId: string): Promise<ProfileJournal> {
+    const file = new JournalFile(this.pathOf(profileId), this.#fs);
+    const read = await file.read();
+    const journal: ProfileJournal = {
+      file,
+      entries: new Map(),
+      byKey: new Map(),
+      doneBatches: new Set(),
+      problems: [],
+      stale: false,
+    };
+    if (read.tornTail !== null) {
+      journal.problems.push(
+        `The last line of the safety copy of ${profileId} was cut off (the app stopped while writing it); it was left out.`,
+      );
+    }
+    if (read.damaged.length > 0) {
+      journal.problems.push(
+        `${read.damaged.length} damaged line(s) of the safety copy of ${profileId} were set aside in ${file.setAsidePath}.`,
+      );
+    }
+    let unreadable = 0;
+    for (const raw of read.records) {
+      const parsed = JournalRecord.safeParse(raw);
+      if (parsed.success) this.#apply(journal, parsed.data);
+      else {
+        unreadable += 1;
+        this.options.logError?.(
+          `safety copy ${profileId}: a record was left out (${describeIssues(parsed.error.issues)})`,
+        );
+      }
+    }
+    if (unreadable > 0) {
+      journal.problems.push(
+        `${unreadable} record(s) of the safety copy of ${profileId} could not be read and were left out.`,
+      );
+    }
+    for (const problem of journal.problems) this.options.logError?.(`safety copy: ${problem}`);
+    return journal;
+  }
+
+  #apply(journal: ProfileJournal, record: JournalRecord): void {
+    switch (record.type) {
+      case 'kept': {
+        const { localId, idempotencyKey, animal, createdAt, batch } = record;
+        const before = journal.entries.get(localId);
+        if (before) journal.byKey.delete(before.entry.idempotencyKey);
+        journal.entries.set(localId, {
+          entry: { localId, idempotencyKey, animal, createdAt: before?.entry.createdAt ?? createdAt },
+          // an edit keeps the batch the entry was accepted in
+          batch: before?.batch ?? batch,
+          doubtSince: null,
+          pendingAttempt: null,
+          settled: false,
+        });
+        journal.byKey.set(idempotencyKey, localId);
+        return;
+      }
+      case 'batch_done':
+        journal.doneBatches.add(record.batch);
+        return;
+      case 'attempt': {
+        const state = this.#byKey(journal, record.idempotencyKey);
+        if (!state) return;
+        // an earlier attempt left without an outcome may have reached the service
+        if (state.pendingAttempt !== null) state.doubtSince ??= state.pendingAttempt;
+        state.pendingAttempt = record.at;
+        return;
+      }
+      case 'not_sent': {
+        const state = this.#byKey(journal, record.idempotencyKey);
+        if (state) state.pendingAttempt = null;
+        return;
+      }
+      case 'acknowledged':
+      case 'discarded': {
+        const state = journal.entries.get(record.localId);
+        if (state) state.settled = true;
+        return;
+      }
+    }
+  }
+
+  #byKey(journal: ProfileJournal, key: string): EntryState | undefined {
+    const localId = journal.byKey.get(key);
+    return localId ? journal.entries.get(localId) : undefined;
+  }
+
+  /** The localId of the open entry sent with this key, or null. */
+  #openKey(journal: ProfileJournal, key: string): string | null {
+    const state = this.#byKey(journal, key);
+    return state && !state.settled ? state.entry.localId : null;
+  }
+
+  async #append(journal: ProfileJournal, records: JournalRecord[]): Promise<void> {
+    try {
+      await journal.file.append(records);
+    } catch (error) {
+      journal.stale = true;
+      throw error;
+    }
+    for (const record of records) this.#apply(journal, record);
+  }
+
+  /**
+   * Writes an entry's end. When no entry of a whole batch is left open, the file is compacted:
+   * replaced by the entries of batches still being kept (an import between two of its calls),
+   * usually nothing.
+   */
+  async #settle(journal: ProfileJournal, record: JournalRecord): Promise<void> {
+    await this.#append(journal, [record]);
+    const states = [...journal.entries.values()];
+    if (states.some((state) => !state.settled && journal.doneBatches.has(state.batch))) return;
+    const unfinished = states.filter((state) => !state.settled);
+    const at = this.options.clock.now();
+    const records: JournalRecord[] = unfinished.map((state) => ({
+      v: 1,
+      at,
+      type: 'kept',
+      batch: state.batch,
+      ...state.entry,
+    }));
+    try {
+      await journal.file.replace(records);
+    } catch (error) {
+      // The settled records are on disk: the compaction is tried again at the next end.
+      this.options.logError?.(`safety copy: compaction failed (${String(error)})`);
+      return;
+    }
+    journal.entries.clear();
+    journal.byKey.clear();
+    journal.doneBatches.clear();
+    for (const kept of records) this.#apply(journal, kept);
+  }
+}

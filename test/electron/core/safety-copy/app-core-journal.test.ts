@@ -1,0 +1,135 @@
+/**
+ * The safety copy through the app core's channels, against the local service: an entry kept, sent
+ * (the attempt written before it goes, the acknowledgement after), one that could not reach the
+ * service, a journal that cannot be written (nothing is sent), and a removed profile's journal.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import * as fs from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type AppCore, createAppCore } from '../../../../electron/core/app-core';
+import { MemorySecretStore } from '../../../../electron/core/keys/memory-secret-store';
+import type { JournalFs } from '../../../../electron/core/safety-copy/journal-file';
+import type { SafetyEntry } from '../../../../src/shared/api';
+import { type RunningService, startService } from '../../../service/index';
+
+const RESOURCES = resolve(import.meta.dirname, '../../../../resources');
+
+function entry(name: string): SafetyEntry {
+  return {
+    localId: crypto.randomUUID(),
+    idempotencyKey: crypto.randomUUID(),
+    animal: { name, categoryId: '7' },
+    createdAt: 1,
+  };
+}
+
+describe('the safety copy in the app core', () => {
+  let dataDir: string;
+  let service: RunningService;
+  let core: AppCore;
+  let full = false;
+  const logged: string[] = [];
+
+  /** Node's file system, but a full disk while `full` is set. */
+  const journalFs: JournalFs = {
+    ...fs,
+    open: (async (path: string, flags?: string, mode?: number) => {
+      if (full && flags !== 'r') throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+      return fs.open(path, flags, mode);
+    }) as JournalFs['open'],
+  };
+
+  beforeEach(async () => {
+    full = false;
+    logged.length = 0;
+    dataDir = mkdtempSync(join(tmpdir(), 'adoption-core-journal-'));
+    service = await startService({ port: 0, keys: { k1: 'free' }, seedAnimals: 0 });
+    const secretStore = new MemorySecretStore();
+    core = await createAppCore({
+      fetch: globalThis.fetch,
+      dataDir,
+      secretStore,
+      resourcesDir: RESOURCES,
+      localDemoUrl: service.url,
+      journalFs,
+      logError: (message) => logged.push(message),
+    });
+    await core.router.handle('setKey', { profileId: 'local', key: 'k1' });
+  });
+
+  afterEach(async () => {
+    await core.dispose();
+    await service.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const keep = (...entries: SafetyEntry[]) =>
+    core.router.handle('keepEntries', { profileId: 'local', batch: crypto.randomUUID(), complete: true, entries });
+  const open = async () => {
+    const read = await core.router.handle('safetyCopy', { profileId: 'local' });
+    if (!read.ok) throw new Error(read.error.message);
+    return (read.data as { entries: Array<SafetyEntry & { doubtSince: number | null }> }).entries;
+  };
+  const create = (kept: SafetyEntry) =>
+    core.router.handle('createPet', { profileId: 'local', animal: kept.animal, idempotencyKey: kept.idempotencyKey });
+
+  it('keeps an entry until the service acknowledged it, then it is never open again', async () => {
+    const rex = entry('Rex');
+    expect(await keep(rex)).toEqual({ ok: true, data: { kept: 1 } });
+    expect((await open()).map((e) => e.animal.name)).toEqual(['Rex']);
+    expect(await create(rex)).toMatchObject({ ok: true });
+    expect(await open()).toEqual([]);
+    expect(service.animalCount()).toBe(1);
+  });
+
+  it('a creation that never reached the service leaves no doubt; one whose answer was lost would', async () => {
+    const olive = entry('Olive');
+    await keep(olive);
+    await service.stop();
+    expect(await create(olive)).toMatchObject({ ok: false, error: { code: 'offline', notSent: true } });
+    expect((await open())[0]).toMatchObject({ localId: olive.localId, doubtSince: null });
+  });
+
+  it('sends nothing when the attempt cannot be written (a full disk), and says why', async () => {
+    const sage = entry('Sage');
+    await keep(sage);
+    full = true;
+    expect(await create(sage)).toMatchObject({ ok: false, error: { code: 'internal', notSent: true } });
+    expect(service.animalCount()).toBe(0);
+    expect(await keep(entry('No room'))).toMatchObject({
+      ok: false,
+      error: { code: 'storage_failed', message: "This computer's safety copy could not be written: the disk is full." },
+    });
+    full = false;
+    expect(await create(sage)).toMatchObject({ ok: true });
+  });
+
+  it('settles an entry staff discarded, and forgets a removed profile’s journal', async () => {
+    const [a, b] = [entry('A'), entry('B')];
+    await keep(a, b);
+    expect(
+      await core.router.handle('settleEntry', { profileId: 'local', localId: a.localId, outcome: 'discarded' }),
+    ).toEqual({
+      ok: true,
+      data: { settled: true },
+    });
+    expect((await open()).map((e) => e.animal.name)).toEqual(['B']);
+
+    const saved = await core.router.handle('saveProfile', { name: 'Event', baseUrl: service.url, color: 'blue' });
+    const id = saved.ok ? (saved.data as { id: string }).id : '';
+    await core.router.handle('keepEntries', {
+      profileId: id,
+      batch: crypto.randomUUID(),
+      complete: true,
+      entries: [entry('C')],
+    });
+    await core.router.handle('removeProfile', { profileId: id });
+    await expect(fs.stat(join(dataDir, 'safety-copy', `${id}.jsonl`))).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(await core.router.handle('safetyCopy', { profileId: id })).toMatchObject({
+      ok: false,
+      error: { code: 'not_found' },
+    });
+  });
+});
