@@ -9,7 +9,14 @@ import { DiagnosticsStore, GovernorStore } from '../diagnostics';
 import type { AdoptionApi } from '../shared/client';
 import { errorMessage } from '../shared/errors';
 import { type AppContext, ClockStore, ConnectivityStore, KeysStore, NavigationStore, ProfilesStore } from '../shell';
-import { closeProfileDb, deleteProfileDb, openProfileDb, profileDbExists } from '../storage';
+import {
+  closeProfileDb,
+  deleteProfileDb,
+  openMemoryProfileDb,
+  openProfileDb,
+  profileDbExists,
+  StorageHealthStore,
+} from '../storage';
 import { SharedSync, SYNC_CHANNEL, type SyncDriver, SyncEngine } from '../sync';
 import { ProfileSession } from './profile-session.svelte';
 
@@ -23,6 +30,10 @@ export class AppStores implements AppContext {
   readonly governor: GovernorStore;
   readonly keys: KeysStore;
   readonly diagnostics: DiagnosticsStore;
+  /** What this window knows of the browser's storage (Diagnostics). */
+  readonly storage = new StorageHealthStore();
+  /** Counts sessions replaced (a profile's storage moved to memory): App reads its session again. */
+  #replaced = $state(0);
   // A cache of sessions, not UI state: nothing renders from the map itself.
   // eslint-disable-next-line svelte/prefer-svelte-reactivity
   readonly #sessions = new Map<string, ProfileSession>();
@@ -31,11 +42,14 @@ export class AppStores implements AppContext {
   #offProfiles: (() => void) | null = null;
   #started: Promise<void> | null = null;
 
+  readonly #win: Window;
+
   constructor(
     readonly api: AdoptionApi,
     readonly sync: SyncDriver,
     win: Window = window,
   ) {
+    this.#win = win;
     this.navigation = new NavigationStore(win);
     this.profiles = new ProfilesStore(api, win.localStorage);
     this.connectivity = new ConnectivityStore(api);
@@ -61,6 +75,8 @@ export class AppStores implements AppContext {
 
   async #start(): Promise<void> {
     this.clock.start();
+    // The browser is asked to keep the site's data (Diagnostics says whether it does).
+    void this.storage.requestPersistence(this.#win.navigator?.storage);
     this.connectivity.start();
     this.keys.start();
     this.governor.start();
@@ -132,13 +148,32 @@ export class AppStores implements AppContext {
 
   /** The stores of one profile, created on first use and kept (queues of every profile keep syncing). */
   session(profileId: string): ProfileSession {
+    void this.#replaced; // read, so that App takes the new session when one is replaced
     let session = this.#sessions.get(profileId);
     if (!session) {
-      session = new ProfileSession(this.api, profileId, this.sync);
+      session = new ProfileSession(this.api, profileId, this.sync, {
+        health: this.storage,
+        unusable: (reason) => void this.#inMemory(profileId, reason),
+      });
       session.start();
       this.#sessions.set(profileId, session);
     }
     return session;
+  }
+
+  /**
+   * The browser cannot open a profile's database: its session is replaced by one over a database
+   * in this window's memory, which the safety copy fills (ProfileStorage); the sync engine sends
+   * from it as from any other.
+   */
+  async #inMemory(profileId: string, reason: string): Promise<void> {
+    const session = this.#sessions.get(profileId);
+    if (!session) return;
+    session.stop();
+    this.#sessions.delete(profileId);
+    await openMemoryProfileDb(profileId, reason);
+    this.#replaced += 1;
+    this.session(profileId);
   }
 
   destroy(): void {

@@ -1,6 +1,6 @@
 /**
- * Everything that belongs to one profile: its database, cache, list, saved view, outbox,
- * forms, category names and print view. Switching profile switches them together with no
+ * Everything that belongs to one profile: its database and safety copy, cache, list, saved view,
+ * outbox, forms, category names and print view. Switching profile switches them together with no
  * mix-up (AppStores keeps one per profile).
  */
 import { AddAnimalFormStore } from '../add';
@@ -14,7 +14,10 @@ import {
   openProfileDb,
   Outbox,
   type ProfileDb,
+  ProfileStorage,
+  safetyCopyOf,
   SetAsideStore,
+  type StorageHealthStore,
 } from '../storage';
 import { OutboxStore, type SyncDriver } from '../sync';
 import { PrepareForEventStore, PrintStore } from '../toolkit';
@@ -30,18 +33,32 @@ export class ProfileSession {
   readonly prepare: PrepareForEventStore;
   readonly categories: CategoriesStore;
   readonly print: PrintStore;
+  /** The database opened and compared with the safety copy; what staff should know of it. */
+  readonly storage: ProfileStorage;
   #offProgress: (() => void) | null = null;
   #allSentAt: number | null = null;
 
+  /**
+   * `storage`: the window's record of storage events, and what to do when the browser cannot
+   * open this profile's database (AppStores goes on with one in memory).
+   */
   constructor(
     readonly api: AdoptionApi,
     readonly profileId: string,
     private readonly sync: SyncDriver,
+    storage: { health: StorageHealthStore; unusable(reason: string): void },
   ) {
     this.db = openProfileDb(profileId);
+    const copy = safetyCopyOf(api, profileId);
+    this.storage = new ProfileStorage(profileId, this.db, copy, storage.health, {
+      unusable: (reason) => storage.unusable(reason),
+      restored: () => this.sync.sendPending(profileId),
+    });
     this.cache = new AnimalCache(this.db);
     this.saved = new SavedAnimalsStore(this.db);
-    this.outbox = new OutboxStore(profileId, this.db, new Outbox(this.db), sync);
+    this.outbox = new OutboxStore(profileId, this.db, new Outbox(this.db, undefined, copy), sync, () =>
+      this.storage.writeFailed(),
+    );
     this.setAside = new SetAsideStore(this.db);
     this.list = new AnimalListStore(api, profileId, this.cache, this.outbox);
     this.categories = new CategoriesStore(this.db);
@@ -58,6 +75,7 @@ export class ProfileSession {
   }
 
   start(): void {
+    void this.storage.start();
     this.saved.start();
     this.outbox.start();
     this.setAside.start();
@@ -72,6 +90,7 @@ export class ProfileSession {
   }
 
   stop(): void {
+    this.storage.stop();
     this.saved.stop();
     this.outbox.stop();
     this.setAside.stop();

@@ -110,6 +110,12 @@ export function upgradeOutboxToV4(row: Record<string, unknown>): void {
   delete row.unknownOutcome;
 }
 
+/** An IndexedDB implementation other than the browser's (the window's memory, when that cannot be used). */
+export interface IndexedDbFactory {
+  indexedDB: IDBFactory;
+  IDBKeyRange: typeof IDBKeyRange;
+}
+
 export class ProfileDb extends Dexie {
   animals!: Table<CachedAnimal, string>;
   queries!: Table<CachedQuery, string>;
@@ -118,10 +124,17 @@ export class ProfileDb extends Dexie {
   meta!: Table<MetaRow, string>;
   categories!: Table<CategoryRow, string>;
 
-  constructor(readonly profileId: string) {
+  /** Why the browser's storage could not be used, when this database lives in the window's memory. */
+  readonly inMemoryBecause: string | null;
+
+  constructor(
+    readonly profileId: string,
+    memory: { factory: IndexedDbFactory; because: string } | null = null,
+  ) {
     // Strict durability: a committed transaction is on disk, so an entered animal survives
     // a crash or power cut right after the form said "saved".
-    super(`${DB_NAME_PREFIX}${profileId}`, { chromeTransactionDurability: 'strict' });
+    super(`${DB_NAME_PREFIX}${profileId}`, { chromeTransactionDurability: 'strict', ...memory?.factory });
+    this.inMemoryBecause = memory?.because ?? null;
     this.version(1).stores(SCHEMA_V1);
     this.version(2)
       .stores(SCHEMA_V2)
@@ -180,6 +193,21 @@ export function openProfileDb(profileId: string): ProfileDb {
 export async function profileDbExists(profileId: string): Promise<boolean> {
   const names = await Dexie.getDatabaseNames();
   return names.includes(`${DB_NAME_PREFIX}${profileId}`);
+}
+
+/**
+ * Opens a profile's database in this window's memory instead of the browser's storage, which
+ * cannot be used (damaged, blocked, over quota): the next `openProfileDb` of this profile gives it.
+ * What it holds is put there from the safety copy and lasts while the window is open; the
+ * safety copy stays the durable copy (restore.ts). fake-indexeddb is loaded on first need only.
+ */
+export async function openMemoryProfileDb(profileId: string, because: string): Promise<ProfileDb> {
+  const { IDBFactory: MemoryFactory, IDBKeyRange: MemoryKeyRange } = await import('fake-indexeddb');
+  open.get(profileId)?.close();
+  const factory = { indexedDB: new MemoryFactory(), IDBKeyRange: MemoryKeyRange };
+  const db = new ProfileDb(profileId, { factory, because });
+  open.set(profileId, db);
+  return db;
 }
 
 /** Closes a profile's database and forgets the instance (the next open makes a new one). */

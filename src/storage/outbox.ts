@@ -1,16 +1,21 @@
 /**
  * The outbox of one profile: animals entered by staff, kept durably until the service has
- * confirmed them. Animals come in already parsed (the form, the edit form and the spreadsheet
+ * confirmed them, in two copies: the core's safety copy first (safety-copy.ts, on this computer's
+ * disk before the form says "saved"), then IndexedDB, the working copy every window reads. Staff's
+ * discards and answers go to the safety copy first too, so an entry missing from IndexedDB but
+ * open in the safety copy was lost by the browser, never removed on purpose (restore.ts). Animals come in already parsed (the form, the edit form and the spreadsheet
  * import parse staff's input); rows read back from IndexedDB are parsed again (`readAll`), and
  * a row that fails is set aside (`setAside`) (never silently dropped),
  * where staff see it ("Set aside", SetAsideRecords.svelte).
  */
 import type { Animal, NewAnimal } from '../shared/animal';
 import { type Clock, systemClock } from '../shared/clock';
-import { describeIssues } from '../shared/errors';
+import type { SafetyEntry } from '../shared/api';
+import { describeIssues, errorMessage } from '../shared/errors';
 import type { AppError } from '../shared/result';
 import { AnimalCache } from './animal-cache';
 import type { ProfileDb, SetAsideRow } from './db';
+import type { SafetyCopyPort } from './safety-copy';
 import {
   keyOf,
   newOutboxEntry,
@@ -30,14 +35,38 @@ const SETTLED = { lastError: null, nextAttemptAt: null, failures: 0, doubtSince:
 /** Sent entries are kept this long (so the UI can show "sent" and the server id), then pruned. */
 export const SENT_KEPT_MS = 24 * 60 * 60 * 1000;
 
+/**
+ * The entries are in the safety copy, but the browser's storage refused them: they are kept (the
+ * safety copy puts them back, see restore.ts) and the storage needs recovering.
+ */
+export class BrowserStorageError extends Error {
+  override name = 'BrowserStorageError';
+  constructor(
+    readonly kept: readonly OutboxEntry[],
+    options: { cause: unknown },
+  ) {
+    super(`The browser's storage refused the animal (${errorMessage(options.cause)}).`, options);
+  }
+}
+
 export class Outbox {
   private readonly cache: AnimalCache;
 
+  /**
+   * `copy`: the profile's safety copy, which adding, editing, discarding and answering need (the
+   * sync engine's outbox only records what happened to sends, and has none).
+   */
   constructor(
     private readonly db: ProfileDb,
     private readonly clock: Pick<Clock, 'now'> = systemClock,
+    private readonly copy: SafetyCopyPort | null = null,
   ) {
     this.cache = new AnimalCache(db);
+  }
+
+  private safetyCopy(): SafetyCopyPort {
+    if (!this.copy) throw new Error('This outbox has no safety copy: it cannot take staff changes.');
+    return this.copy;
   }
 
   /** Adds an entry; resolves only after the transaction committed (strict durability). */
@@ -47,20 +76,27 @@ export class Outbox {
   }
 
   /**
-   * Adds several entries in the given order, each with its own idempotency key, in one
-   * transaction: all are on disk (strict durability) when it resolves, or none is.
+   * Adds several entries in the given order, each with its own idempotency key: first to the
+   * safety copy (SafetyCopyError: none is kept), then in one IndexedDB transaction with strict
+   * durability (BrowserStorageError: all are kept in the safety copy, none in IndexedDB). When it
+   * resolves, all are on disk twice.
    */
   async enqueueMany(animals: readonly NewAnimal[]): Promise<OutboxEntry[]> {
     const db = this.db;
     const now = this.clock.now();
     // seq is set inside the transaction, after the last stored entry.
     const rows: OutboxRow[] = animals.map((animal) => ({ ...newOutboxEntry(animal, now), seq: 0 }));
-    await db.transaction('rw', db.outbox, async () => {
-      const last = await db.outbox.orderBy('seq').last();
-      let seq = last?.seq ?? 0;
-      for (const row of rows) row.seq = ++seq;
-      await db.outbox.bulkAdd(rows);
-    });
+    await this.safetyCopy().keep(rows.map(safetyEntryOf));
+    try {
+      await db.transaction('rw', db.outbox, async () => {
+        const last = await db.outbox.orderBy('seq').last();
+        let seq = last?.seq ?? 0;
+        for (const row of rows) row.seq = ++seq;
+        await db.outbox.bulkAdd(rows);
+      });
+    } catch (error) {
+      throw new BrowserStorageError(rows.map(toEntry), { cause: error });
+    }
     return rows.map(toEntry);
   }
 
@@ -167,6 +203,10 @@ export class Outbox {
 
   /** Staff: "it is this one". The candidate becomes the entry's record; nothing more is sent. */
   async confirmMatch(localId: string, animalId: string): Promise<void> {
+    const before = await this.db.outbox.get(localId);
+    const chosen = before?.state === 'check_needed' && before.check?.candidates.some((c) => c.id === animalId);
+    // The safety copy hears it first: the entry is the service's animal from now on.
+    if (chosen) await this.safetyCopy().settle(localId, { kind: 'acknowledged', id: animalId });
     await this.answer(localId, async (row) => {
       const animal = row.check?.candidates.find((candidate) => candidate.id === animalId);
       if (!animal) throw new OutboxStateError('The service animal chosen is not one the check found.');
@@ -199,9 +239,15 @@ export class Outbox {
     });
   }
 
-  /** Staff corrected a `needs_attention` entry: queued again with a new idempotency key. */
+  /** Staff corrected a `needs_attention` entry: queued again with a new idempotency key (the safety copy first). */
   async edit(localId: string, animal: NewAnimal): Promise<OutboxEntry> {
     const db = this.db;
+    const before = await db.outbox.get(localId);
+    if (!before || before.state !== 'needs_attention') {
+      throw new OutboxStateError(`Only an entry that needs attention can be edited (${before?.state ?? 'missing'}).`);
+    }
+    const idempotencyKey = crypto.randomUUID();
+    await this.safetyCopy().keep([{ localId, idempotencyKey, animal, createdAt: before.createdAt }]);
     let edited: OutboxRow | null = null;
     await db.transaction('rw', db.outbox, async () => {
       const row = await db.outbox.get(localId);
@@ -211,7 +257,7 @@ export class Outbox {
       edited = {
         ...row,
         pet: animal,
-        idempotencyKey: crypto.randomUUID(),
+        idempotencyKey,
         state: 'queued',
         attempts: 0,
         ...SETTLED,
@@ -223,7 +269,9 @@ export class Outbox {
     return toEntry(edited as unknown as OutboxRow);
   }
 
+  /** Staff discarded the entry: the safety copy hears it first, so it is never put back. */
   async discard(localId: string): Promise<void> {
+    await this.safetyCopy().settle(localId, { kind: 'discarded' });
     await this.db.outbox.delete(localId);
   }
 
@@ -258,4 +306,14 @@ export class Outbox {
     };
     return ownTransaction ? db.transaction('rw', db.outbox, apply) : apply();
   }
+}
+
+/** What the safety copy keeps of an entry. */
+export function safetyEntryOf(entry: OutboxEntry): SafetyEntry {
+  return {
+    localId: entry.localId,
+    idempotencyKey: entry.idempotencyKey,
+    animal: entry.pet,
+    createdAt: entry.createdAt,
+  };
 }

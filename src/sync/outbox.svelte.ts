@@ -8,7 +8,14 @@
 import { liveQuery, type Subscription } from 'dexie';
 import type { NewAnimal } from '../shared/animal';
 import { errorMessage } from '../shared/errors';
-import type { CachedAnimal, EntryLookup, Outbox, OutboxEntry, ProfileDb } from '../storage';
+import {
+  BrowserStorageError,
+  type CachedAnimal,
+  type EntryLookup,
+  type Outbox,
+  type OutboxEntry,
+  type ProfileDb,
+} from '../storage';
 import type { SyncDriver, SyncProgress } from './sync-driver';
 
 export class OutboxStore {
@@ -35,11 +42,16 @@ export class OutboxStore {
   // eslint-disable-next-line svelte/prefer-svelte-reactivity
   readonly #seen = new Set<string>();
 
+  /**
+   * `storageFailed`: told when the browser's storage refused a write whose entries the safety
+   * copy holds (the profile's storage is checked again, and puts them back).
+   */
   constructor(
     readonly profileId: string,
     private readonly db: ProfileDb,
     private readonly outbox: Outbox,
     private readonly sync: SyncDriver,
+    private readonly storageFailed: () => void = () => {},
   ) {}
 
   start(): void {
@@ -73,16 +85,14 @@ export class OutboxStore {
     this.#offProgress = null;
   }
 
-  /** Writes the creation to the outbox (committed, strict durability), then asks sync to send. */
+  /**
+   * Writes the creation to both copies (the safety copy on disk, then IndexedDB with strict
+   * durability), then asks sync to send. Saved once the safety copy has it: when only the
+   * browser's storage refused it, it is put back from there (`storageFailed`).
+   */
   async enqueue(animal: NewAnimal): Promise<{ ok: true; localId: string } | { ok: false; message: string }> {
-    let localId: string;
-    try {
-      ({ localId } = await this.outbox.enqueue(animal));
-    } catch (error) {
-      return { ok: false, message: errorMessage(error) };
-    }
-    this.sync.sendPending(this.profileId);
-    return { ok: true, localId };
+    const saved = await this.enqueueMany([animal]);
+    return saved.ok ? { ok: true, localId: saved.localIds[0]! } : saved;
   }
 
   /** An entry as this window knows it now (reactive: it follows the outbox). */
@@ -98,15 +108,17 @@ export class OutboxStore {
    */
   async enqueueMany(
     animals: readonly NewAnimal[],
-  ): Promise<{ ok: true; count: number } | { ok: false; message: string }> {
-    let count: number;
+  ): Promise<{ ok: true; count: number; localIds: string[] } | { ok: false; message: string }> {
+    let entries: readonly OutboxEntry[];
     try {
-      count = (await this.outbox.enqueueMany(animals)).length;
+      entries = await this.outbox.enqueueMany(animals);
     } catch (error) {
-      return { ok: false, message: errorMessage(error) };
+      if (!(error instanceof BrowserStorageError)) return { ok: false, message: errorMessage(error) };
+      entries = error.kept;
+      this.storageFailed();
     }
     this.sync.sendPending(this.profileId);
-    return { ok: true, count };
+    return { ok: true, count: entries.length, localIds: entries.map((entry) => entry.localId) };
   }
 
   async editAndResend(localId: string, animal: NewAnimal): Promise<string | null> {

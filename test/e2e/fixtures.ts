@@ -68,8 +68,8 @@ export interface E2eApp {
   readonly consoleErrors: string[];
 }
 
-/** Extra options of the in-process app core (e.g. shorter HTTP timeouts, another resources folder). */
-export type E2eCoreOptions = Partial<Pick<AppCoreOptions, 'http' | 'resourcesDir'>>;
+/** Extra options of the in-process app core (e.g. shorter HTTP timeouts, another resources folder, a full disk). */
+export type E2eCoreOptions = Partial<Pick<AppCoreOptions, 'http' | 'resourcesDir' | 'journalFs'>>;
 
 interface Fixtures {
   serviceOptions: E2eServiceOptions;

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CategoryError, CategoryTable } from '../../../src/categories/category-table';
 import { DB_NAME_PREFIX, openProfileDb, SCHEMA_V4, SCHEMA_VERSION } from '../../../src/storage/db';
 import { Outbox } from '../../../src/storage/outbox';
-import { entriesOf, FakeClock, freshDb, uniqueProfileId } from '../support/test-helpers';
+import { entriesOf, FakeClock, freshDb, MemorySafetyCopy, uniqueProfileId } from '../support/test-helpers';
 
 describe('CategoryTable (schema version 5)', () => {
   const cleanups: (() => void)[] = [];
@@ -94,7 +94,9 @@ describe('CategoryTable (schema version 5)', () => {
 
     const db = openProfileDb(profileId);
     cleanups.push(() => db.close());
-    expect((await entriesOf(new Outbox(db))).map((entry) => entry.pet.name)).toEqual(['Rex']);
+    expect((await entriesOf(new Outbox(db, undefined, new MemorySafetyCopy()))).map((entry) => entry.pet.name)).toEqual(
+      ['Rex'],
+    );
     expect(db.verno).toBe(SCHEMA_VERSION);
     expect(SCHEMA_VERSION).toBeGreaterThanOrEqual(5);
     expect(await new CategoryTable(db).all()).toEqual([]);

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { MemorySafetyCopy } from '../support/test-helpers';
 import { AnimalDetailStore } from '../../../src/detail/animal-detail.svelte';
 import { AnimalCache } from '../../../src/storage/animal-cache';
 import { deleteProfileDb, openProfileDb } from '../../../src/storage/db';
@@ -64,7 +65,7 @@ describe('OutboxStore', () => {
     const id = fresh('outbox');
     const db = openProfileDb(id);
     const sync = fakeSync();
-    const store = new OutboxStore(id, db, new Outbox(db), sync);
+    const store = new OutboxStore(id, db, new Outbox(db, undefined, new MemorySafetyCopy()), sync);
     store.start();
     expect(await store.enqueue({ name: 'Pip', categoryId: '3' })).toMatchObject({
       ok: true,

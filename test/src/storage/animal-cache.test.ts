@@ -11,7 +11,7 @@ import {
   SCHEMA_VERSION,
 } from '../../../src/storage/db';
 import { Outbox } from '../../../src/storage/outbox';
-import { animal, entriesOf, FakeClock, freshDb, uniqueProfileId } from '../support/test-helpers';
+import { animal, entriesOf, FakeClock, freshDb, MemorySafetyCopy, uniqueProfileId } from '../support/test-helpers';
 
 let cleanups: Array<() => void> = [];
 afterEach(() => {
@@ -128,7 +128,7 @@ describe('schema migration', () => {
 
     const db = openProfileDb(profileId);
     cleanups.push(() => db.close());
-    const entries = await entriesOf(new Outbox(db, new FakeClock()));
+    const entries = await entriesOf(new Outbox(db, new FakeClock(), new MemorySafetyCopy()));
     expect(entries.map((e) => [e.localId, e.state, e.doubtSince, e.failures])).toEqual([
       ['known', 'queued', null, 0],
       ['doubt', 'queued', 102, 0],
@@ -159,7 +159,7 @@ describe('schema migration', () => {
 
     const db = openProfileDb(profileId);
     cleanups.push(() => db.close());
-    const outbox = new Outbox(db, new FakeClock());
+    const outbox = new Outbox(db, new FakeClock(), new MemorySafetyCopy());
     const entries = await entriesOf(outbox);
     expect(db.verno).toBe(SCHEMA_VERSION);
     expect(entries.map((e) => e.pet.name)).toEqual(['First', 'Second', 'Third']);

@@ -3,7 +3,7 @@ import { CategoryLabels } from '../../../src/shared/categories';
 import { AnimalCache } from '../../../src/storage/animal-cache';
 import { describeMatches, DuplicateIndex, duplicateQuestion } from '../../../src/storage/duplicates';
 import { Outbox } from '../../../src/storage/outbox';
-import { animal, appError, FakeClock, freshDb, newAnimal } from '../support/test-helpers';
+import { animal, appError, FakeClock, freshDb, MemorySafetyCopy, newAnimal } from '../support/test-helpers';
 
 const labels = new CategoryLabels([{ id: '2', label: 'Cats' }]);
 
@@ -24,7 +24,7 @@ describe('the duplicate matcher', () => {
     close = fresh.close;
     const clock = new FakeClock();
     await new AnimalCache(fresh.db).saveAnimal(animal('41', 'Kitten', '2'), clock.now());
-    const outbox = new Outbox(fresh.db, clock);
+    const outbox = new Outbox(fresh.db, clock, new MemorySafetyCopy());
     const [waiting, refused, sent, sentUncached] = await outbox.enqueueMany([
       newAnimal('kitten', '2'),
       newAnimal('Kitten ', '2'),

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { openProfileDb } from '../../../src/storage/db';
 import { Outbox } from '../../../src/storage/outbox';
-import { entriesOf, FakeClock, freshDb, newAnimal } from '../support/test-helpers';
+import { entriesOf, FakeClock, freshDb, MemorySafetyCopy, newAnimal } from '../support/test-helpers';
 
 describe('Outbox.enqueueMany (a spreadsheet import)', () => {
   let close = () => {};
@@ -10,7 +10,7 @@ describe('Outbox.enqueueMany (a spreadsheet import)', () => {
   it('adds every animal in the given order, each with its own idempotency key, durably', async () => {
     const fresh = freshDb();
     close = fresh.close;
-    const outbox = new Outbox(fresh.db, new FakeClock());
+    const outbox = new Outbox(fresh.db, new FakeClock(), new MemorySafetyCopy());
     await outbox.enqueue(newAnimal('Before'));
     const animals = Array.from({ length: 200 }, (_, i) => newAnimal(`Animal ${i}`, String(i + 1)));
     const entries = await outbox.enqueueMany(animals);
@@ -23,7 +23,7 @@ describe('Outbox.enqueueMany (a spreadsheet import)', () => {
     close();
     const reopened = openProfileDb(fresh.profileId);
     close = () => reopened.close();
-    const listed = await entriesOf(new Outbox(reopened));
+    const listed = await entriesOf(new Outbox(reopened, undefined, new MemorySafetyCopy()));
     expect(listed.map((entry) => entry.pet.name)).toEqual(['Before', ...animals.map((p) => p.name)]);
     expect(listed.every((entry) => entry.state === 'queued')).toBe(true);
   });

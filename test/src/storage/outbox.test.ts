@@ -3,7 +3,16 @@ import { AnimalCache } from '../../../src/storage/animal-cache';
 import { openProfileDb, type ProfileDb } from '../../../src/storage/db';
 import { Outbox } from '../../../src/storage/outbox';
 import { OutboxStateError } from '../../../src/storage/outbox-records';
-import { animal, appError, entriesOf, FakeClock, freshDb, newAnimal, pendingOf } from '../support/test-helpers';
+import {
+  animal,
+  appError,
+  entriesOf,
+  FakeClock,
+  freshDb,
+  MemorySafetyCopy,
+  newAnimal,
+  pendingOf,
+} from '../support/test-helpers';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -15,7 +24,12 @@ describe('Outbox', () => {
     const fresh = freshDb();
     close = fresh.close;
     const clock = new FakeClock();
-    return { db: fresh.db, profileId: fresh.profileId, clock, outbox: new Outbox(fresh.db, clock) };
+    return {
+      db: fresh.db,
+      profileId: fresh.profileId,
+      clock,
+      outbox: new Outbox(fresh.db, clock, new MemorySafetyCopy()),
+    };
   }
 
   it('stores an entered animal durably: committed and listed, also by a new connection', async () => {
@@ -40,7 +54,7 @@ describe('Outbox', () => {
     db.close();
     close();
     const reopened = openProfileDb(profileId);
-    const listed = await entriesOf(new Outbox(reopened, clock));
+    const listed = await entriesOf(new Outbox(reopened, clock, new MemorySafetyCopy()));
     expect(listed).toEqual([entry]);
   });
 

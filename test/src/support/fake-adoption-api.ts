@@ -1,5 +1,16 @@
-/** A fake AdoptionApi for component and store tests: every channel answers what the test sets. */
-import type { Channel, ChannelInput, ChannelOutput, EventName, EventPayload } from '../../../src/shared/api';
+/**
+ * A fake AdoptionApi for component and store tests: every channel answers what the test sets.
+ * The safety-copy channels (keepEntries, settleEntry, safetyCopy) answer like the core, from an
+ * in-memory journal, unless a test sets its own.
+ */
+import type {
+  Channel,
+  ChannelInput,
+  ChannelOutput,
+  EventName,
+  EventPayload,
+  SafetyEntry,
+} from '../../../src/shared/api';
 import type { AdoptionApi } from '../../../src/shared/client';
 import { err, ok, type Result } from '../../../src/shared/result';
 
@@ -17,6 +28,23 @@ export function fakeAdoptionApi(): FakeApi {
   const handlers = new Map<Channel, Handler<Channel>>();
   const listeners = new Map<EventName, Set<(payload: never) => void>>();
   const calls: Array<{ channel: Channel; input: unknown }> = [];
+  const journal = new Map<string, { entry: SafetyEntry; profileId: string; open: boolean }>();
+  handlers.set('keepEntries', ((input: ChannelInput<'keepEntries'>) => {
+    for (const entry of input.entries) journal.set(entry.localId, { entry, profileId: input.profileId, open: true });
+    return ok({ kept: input.entries.length });
+  }) as unknown as Handler<Channel>);
+  handlers.set('settleEntry', ((input: ChannelInput<'settleEntry'>) => {
+    const kept = journal.get(input.localId);
+    if (kept) kept.open = false;
+    return ok({ settled: Boolean(kept) });
+  }) as unknown as Handler<Channel>);
+  handlers.set('safetyCopy', ((input: ChannelInput<'safetyCopy'>) =>
+    ok({
+      entries: [...journal.values()]
+        .filter((kept) => kept.open && kept.profileId === input.profileId)
+        .map((kept) => ({ ...kept.entry, doubtSince: null })),
+      problems: [],
+    })) as unknown as Handler<Channel>);
   const base = {
     host: 'browser' as const,
     // The browser host has no desktop channels; a test may set its own.

@@ -1,11 +1,17 @@
 /** Helpers for the data-layer tests: unique databases, the tests' fake clock, a scripted fake API. */
 import type { Animal, NewAnimal } from '../../../src/shared/animal';
-import type { ChannelInput, ChannelOutput } from '../../../src/shared/api';
+import type { ChannelInput, ChannelOutput, SafetyEntry } from '../../../src/shared/api';
 import type { AdoptionApi } from '../../../src/shared/client';
 import { type AppError, err, ok, type Result } from '../../../src/shared/result';
 import { closeProfileDb, openProfileDb, type ProfileDb } from '../../../src/storage/db';
 import type { Outbox } from '../../../src/storage/outbox';
 import type { OutboxEntry } from '../../../src/storage/outbox-records';
+import {
+  SafetyCopyError,
+  type SafetyCopyPort,
+  type SafetyCopyRead,
+  type SafetyOutcome,
+} from '../../../src/storage/safety-copy';
 
 let counter = 0;
 
@@ -121,4 +127,49 @@ export async function entriesOf(outbox: Outbox): Promise<OutboxEntry[]> {
 /** The entries still to send (queued or sending), in creation order. */
 export async function pendingOf(outbox: Outbox): Promise<OutboxEntry[]> {
   return (await entriesOf(outbox)).filter((entry) => entry.state === 'queued' || entry.state === 'sending');
+}
+
+/**
+ * The core's safety copy in memory, with its rules (an entry kept, edited, settled; a batch counts
+ * when complete), and a log of what was asked in order, so tests can tell it came before IndexedDB.
+ */
+export class MemorySafetyCopy implements SafetyCopyPort {
+  readonly entries = new Map<string, SafetyEntry & { doubtSince: number | null; settled: SafetyOutcome | null }>();
+  readonly log: string[] = [];
+  problems: string[] = [];
+  /** Set to make the next writes fail (a full disk). */
+  failWith: string | null = null;
+
+  async keep(entries: readonly SafetyEntry[]): Promise<void> {
+    this.#check();
+    for (const entry of entries) {
+      const before = this.entries.get(entry.localId);
+      this.entries.set(entry.localId, {
+        ...entry,
+        createdAt: before?.createdAt ?? entry.createdAt,
+        doubtSince: null,
+        settled: null,
+      });
+      this.log.push(`keep ${entry.animal.name}`);
+    }
+  }
+
+  async settle(localId: string, outcome: SafetyOutcome): Promise<void> {
+    this.#check();
+    const entry = this.entries.get(localId);
+    if (entry) entry.settled = outcome;
+    this.log.push(`settle ${entry?.animal.name ?? localId} ${outcome.kind}`);
+  }
+
+  async read(): Promise<SafetyCopyRead> {
+    const open = [...this.entries.values()].filter((entry) => entry.settled === null);
+    return {
+      entries: open.map(({ settled: _settled, ...entry }) => entry),
+      problems: this.problems,
+    };
+  }
+
+  #check(): void {
+    if (this.failWith) throw new SafetyCopyError(this.failWith);
+  }
 }

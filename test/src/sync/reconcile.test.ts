@@ -11,7 +11,7 @@ import { Outbox } from '../../../src/storage/outbox';
 import { EVIDENCE_KEY, KEYS_TRUSTED_MS } from '../../../src/sync/idempotency-evidence';
 import { knownIdsFor } from '../../../src/sync/reconcile';
 import { SyncEngine } from '../../../src/sync/sync-engine';
-import { animal, entriesOf, FakeApi, FakeClock, freshDb, newAnimal } from '../support/test-helpers';
+import { animal, entriesOf, FakeApi, FakeClock, freshDb, MemorySafetyCopy, newAnimal } from '../support/test-helpers';
 
 const SERVICE = 'https://shelter.example.org/v1';
 let cleanups: Array<() => void> = [];
@@ -35,7 +35,7 @@ async function setup(entered: NewAnimal, cut: { stored: boolean } | null = { sto
     random: () => 0,
   });
   cleanups.push(() => engine.stop(), close);
-  const outbox = new Outbox(db, clock);
+  const outbox = new Outbox(db, clock, new MemorySafetyCopy());
   const cache = new AnimalCache(db);
   // An older animal like it that the app already knew: never a candidate.
   api.store(newAnimal(entered.name, entered.categoryId, entered.status ?? 'available'));
@@ -133,7 +133,7 @@ describe('reconciliation of an unknown outcome', () => {
     const { db, close } = freshDb();
     cleanups.push(close);
     const clock = new FakeClock();
-    const outbox = new Outbox(db, clock);
+    const outbox = new Outbox(db, clock, new MemorySafetyCopy());
     const cache = new AnimalCache(db);
     await cache.saveAnimal(animal('1', 'Old', '2'), clock.now());
     const other = await outbox.enqueue(newAnimal('Other'));

@@ -4,7 +4,7 @@ import { ok } from '../../../src/shared/result';
 import { openProfileDb } from '../../../src/storage/db';
 import { Outbox } from '../../../src/storage/outbox';
 import { SyncEngine } from '../../../src/sync/sync-engine';
-import { entriesOf, FakeApi, FakeClock, freshDb, newAnimal } from '../support/test-helpers';
+import { entriesOf, FakeApi, FakeClock, freshDb, MemorySafetyCopy, newAnimal } from '../support/test-helpers';
 
 let cleanups: Array<() => void> = [];
 afterEach(() => {
@@ -19,7 +19,7 @@ function setup() {
   const { db, profileId, close } = freshDb();
   const engine = new SyncEngine({ api, db: openProfileDb, profileIds: () => [profileId], clock, random: () => 0 });
   cleanups.push(() => engine.stop(), close);
-  return { clock, api, engine, db, outbox: new Outbox(db, clock) };
+  return { clock, api, engine, db, outbox: new Outbox(db, clock, new MemorySafetyCopy()) };
 }
 
 describe('SyncEngine reads', () => {

@@ -8,7 +8,7 @@ import { err } from '../../../src/shared/result';
 import { openProfileDb } from '../../../src/storage/db';
 import { Outbox } from '../../../src/storage/outbox';
 import { SyncEngine } from '../../../src/sync/sync-engine';
-import { entriesOf, FakeApi, FakeClock, freshDb, newAnimal } from '../support/test-helpers';
+import { entriesOf, FakeApi, FakeClock, freshDb, MemorySafetyCopy, newAnimal } from '../support/test-helpers';
 
 let cleanups: Array<() => void> = [];
 afterEach(() => {
@@ -22,7 +22,7 @@ function setup(random = () => 0) {
   const { db, profileId, close } = freshDb();
   const engine = new SyncEngine({ api, db: openProfileDb, profileIds: () => [profileId], clock, random });
   cleanups.push(() => engine.stop(), close);
-  const outbox = new Outbox(db, clock);
+  const outbox = new Outbox(db, clock, new MemorySafetyCopy());
   /** The next wait, in ms from now (the engine keeps exactly one timer while it waits). */
   const nextWait = () => {
     const timers = clock.pendingTimers();

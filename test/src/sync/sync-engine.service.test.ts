@@ -19,7 +19,7 @@ import { closeProfileDb, openProfileDb } from '../../../src/storage/db';
 import { Outbox } from '../../../src/storage/outbox';
 import { SyncEngine } from '../../../src/sync/sync-engine';
 import { type RunningService, type ServiceOptions, startService } from '../../service/index';
-import { entriesOf, FakeClock, newAnimal, uniqueProfileId } from '../support/test-helpers';
+import { entriesOf, FakeClock, MemorySafetyCopy, newAnimal, uniqueProfileId } from '../support/test-helpers';
 
 const KEY = 'sync-engine-test-key';
 let cleanups: Array<() => Promise<void> | void> = [];
@@ -59,7 +59,7 @@ async function lostAnswers(options: ServiceOptions) {
   const profileId = uniqueProfileId();
   cleanups.push(() => closeProfileDb(profileId));
   const clock = new FakeClock();
-  const outbox = new Outbox(openProfileDb(profileId), clock);
+  const outbox = new Outbox(openProfileDb(profileId), clock, new MemorySafetyCopy());
   const engineFor = (service: RunningService) => {
     const engine = new SyncEngine({
       api: apiFor(service.url, profileId),

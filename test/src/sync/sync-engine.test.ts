@@ -4,7 +4,15 @@ import { AnimalCache } from '../../../src/storage/animal-cache';
 import { openProfileDb } from '../../../src/storage/db';
 import { Outbox } from '../../../src/storage/outbox';
 import { SyncEngine, type SyncProgress } from '../../../src/sync/sync-engine';
-import { entriesOf, FakeApi, FakeClock, freshDb, newAnimal, pendingOf } from '../support/test-helpers';
+import {
+  entriesOf,
+  FakeApi,
+  FakeClock,
+  freshDb,
+  MemorySafetyCopy,
+  newAnimal,
+  pendingOf,
+} from '../support/test-helpers';
 
 let cleanups: Array<() => void> = [];
 afterEach(() => {
@@ -21,7 +29,7 @@ function setup(profileCount = 1) {
   const events: SyncProgress[] = [];
   engine.onProgress((p) => events.push(p));
   cleanups.push(() => engine.stop(), ...profiles.map((p) => p.close));
-  const outboxes = profiles.map((p) => new Outbox(p.db, clock));
+  const outboxes = profiles.map((p) => new Outbox(p.db, clock, new MemorySafetyCopy()));
   const [profileId = '', outbox = outboxes[0]!] = [ids[0], outboxes[0]];
   const db = profiles[0]!.db;
   return { clock, api, engine, events, ids, outboxes, profileId, outbox, db };

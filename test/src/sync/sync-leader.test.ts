@@ -11,7 +11,7 @@ import { Outbox } from '../../../src/storage/outbox';
 import { SyncEngine } from '../../../src/sync/sync-engine';
 import { type ChannelLike, type LockManagerLike, SharedSync } from '../../../src/sync/sync-leader';
 import type { SyncProgress } from '../../../src/sync/sync-progress';
-import { FakeApi, FakeClock, freshDb, newAnimal } from '../support/test-helpers';
+import { FakeApi, FakeClock, freshDb, MemorySafetyCopy, newAnimal } from '../support/test-helpers';
 
 class FakeLocks implements LockManagerLike {
   private held = false;
@@ -87,7 +87,7 @@ function appWindows(count: number) {
   };
   cleanups.push(close);
   const windows = Array.from({ length: count }, window);
-  return { clock, api, profileId, outbox: new Outbox(db, clock), windows };
+  return { clock, api, profileId, outbox: new Outbox(db, clock, new MemorySafetyCopy()), windows };
 }
 
 function twoWindows() {

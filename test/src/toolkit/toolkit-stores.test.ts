@@ -10,7 +10,7 @@ import { Outbox } from '../../../src/storage/outbox';
 import { ImportStore } from '../../../src/toolkit/import.svelte';
 import { PrintStore } from '../../../src/toolkit/print.svelte';
 import { fakeAdoptionApi, ok } from '../support/fake-adoption-api';
-import { animal, entriesOf, freshDb } from '../support/test-helpers';
+import { animal, entriesOf, freshDb, MemorySafetyCopy } from '../support/test-helpers';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => cleanups.splice(0).forEach((cleanup) => cleanup()));
@@ -75,7 +75,7 @@ describe('ImportStore', () => {
   it('previews, then queues the valid rows in file order and says how many only once they are on disk', async () => {
     const database = db();
     await new AnimalCache(database).saveAnimal(animal('41', 'Kitten', '2'), 1);
-    const outbox = new Outbox(database);
+    const outbox = new Outbox(database, undefined, new MemorySafetyCopy());
     const store = new ImportStore(
       database,
       () => new CategoryLabels([{ id: '2', label: 'Cats' }]),

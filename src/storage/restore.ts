@@ -1,0 +1,126 @@
+/**
+ * Brings a profile's two copies together (on start, and after the browser's storage failed):
+ * - an entry open in the safety copy and missing from IndexedDB was lost by the browser (staff's
+ *   discards and answers reach the safety copy first): it is put back into the outbox with its own
+ *   idempotency key, in the order entered, queued; with a doubt when a send of it may have reached
+ *   the service unanswered (so the outbox's doubt rules decide, never a blind resend);
+ * - an entry IndexedDB holds as sent while the safety copy still has it open is settled there
+ *   (the core's own acknowledgement could not be written);
+ * - an unsent entry of IndexedDB that the safety copy lacks (kept before the safety copy existed)
+ *   is kept there too.
+ * An acknowledged or discarded entry is never put back.
+ */
+import type { Clock } from '../shared/clock';
+import type { ProfileDb } from './db';
+import { newOutboxEntry, type OutboxRow, OutboxRowSchema } from './outbox-records';
+import { safetyEntryOf } from './outbox';
+import type { SafetyCopyPort } from './safety-copy';
+
+/**
+ * A restore staff have not dismissed yet, kept in the profile's database (`meta`) in the same
+ * transaction as the entries put back, so that it is said even when the window that restored
+ * them is closed at once (a reload, a restart).
+ */
+export const RESTORED_KEY = 'restored-from-safety-copy';
+export type RestoredRecord = { at: number; names: string[] };
+
+function isRestoredRecord(value: unknown): value is RestoredRecord {
+  const record = value as Partial<RestoredRecord> | null;
+  return (
+    typeof record?.at === 'number' && Array.isArray(record.names) && record.names.every((n) => typeof n === 'string')
+  );
+}
+
+/** The restore not dismissed yet, or null. */
+export async function restoredRecord(db: ProfileDb): Promise<RestoredRecord | null> {
+  const value: unknown = (await db.meta.get(RESTORED_KEY))?.value;
+  return isRestoredRecord(value) ? value : null;
+}
+
+/** Staff read it: the restore is not said again. */
+export async function dismissRestored(db: ProfileDb): Promise<void> {
+  await db.meta.delete(RESTORED_KEY);
+}
+
+export interface RestoreReport {
+  /** The entries put back, in the order entered. */
+  restored: Array<{ name: string; categoryId: string; createdAt: number }>;
+  /** Entries settled in the safety copy because IndexedDB had them as sent. */
+  settled: number;
+  /** Unsent entries of IndexedDB now kept in the safety copy too. */
+  copied: number;
+  /** What reading the safety copy found (a torn or damaged line). */
+  problems: string[];
+}
+
+export async function restoreFromSafetyCopy(
+  db: ProfileDb,
+  copy: SafetyCopyPort,
+  clock: Pick<Clock, 'now'>,
+): Promise<RestoreReport> {
+  const journal = await copy.read();
+  // Raw rows: a row that fails its schema is the outbox's to set aside, but it is still there.
+  const rows: unknown[] = await db.outbox.toArray();
+  const present = new Map<string, unknown>();
+  for (const row of rows) {
+    const localId = (row as { localId?: unknown } | null)?.localId;
+    if (typeof localId === 'string') present.set(localId, row);
+  }
+  const journalIds = new Set(journal.entries.map((entry) => entry.localId));
+
+  const missing = journal.entries.filter((entry) => !present.has(entry.localId));
+  let restored: OutboxRow[] = [];
+  if (missing.length > 0) {
+    const now = clock.now();
+    await db.transaction('rw', db.outbox, db.meta, async () => {
+      const last = await db.outbox.orderBy('seq').last();
+      let seq = last?.seq ?? 0;
+      restored = [];
+      for (const entry of missing) {
+        // Another window may have restored it meanwhile.
+        if (await db.outbox.get(entry.localId)) continue;
+        restored.push({
+          ...newOutboxEntry(entry.animal, entry.createdAt),
+          localId: entry.localId,
+          idempotencyKey: entry.idempotencyKey,
+          updatedAt: now,
+          doubtSince: entry.doubtSince,
+          seq: ++seq,
+        });
+      }
+      await db.outbox.bulkAdd(restored);
+      if (restored.length === 0) return;
+      const before = await restoredRecord(db);
+      const record: RestoredRecord = {
+        at: now,
+        names: [...(before?.names ?? []), ...restored.map((row) => row.pet.name)],
+      };
+      await db.meta.put({ key: RESTORED_KEY, value: record });
+    });
+  }
+
+  let settled = 0;
+  for (const entry of journal.entries) {
+    const parsed = OutboxRowSchema.safeParse(present.get(entry.localId));
+    if (parsed.success && parsed.data.state === 'sent' && parsed.data.serverId) {
+      await copy.settle(entry.localId, { kind: 'acknowledged', id: parsed.data.serverId });
+      settled += 1;
+    }
+  }
+
+  const unkept: OutboxRow[] = [];
+  for (const row of present.values()) {
+    const parsed = OutboxRowSchema.safeParse(row);
+    if (parsed.success && parsed.data.state !== 'sent' && !journalIds.has(parsed.data.localId))
+      unkept.push(parsed.data);
+  }
+  unkept.sort((a, b) => a.seq - b.seq);
+  if (unkept.length > 0) await copy.keep(unkept.map(safetyEntryOf));
+
+  return {
+    restored: restored.map((row) => ({ name: row.pet.name, categoryId: row.pet.categoryId, createdAt: row.createdAt })),
+    settled,
+    copied: unkept.length,
+    problems: journal.problems,
+  };
+}

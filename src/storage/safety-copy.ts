@@ -1,0 +1,63 @@
+/**
+ * The renderer's way to the core's safety copy (electron/core/safety-copy): the outbox keeps each
+ * entry there before IndexedDB and settles it there when staff discard it or pick its animal on
+ * the service (restore.ts reads it back). The core acknowledges what the service created by
+ * itself, as every creation passes through it.
+ */
+import { KEEP_ENTRIES_MAX, type SafetyEntry } from '../shared/api';
+import type { AdoptionApi } from '../shared/client';
+import type { Result } from '../shared/result';
+
+export type SafetyOutcome = { kind: 'acknowledged'; id: string } | { kind: 'discarded' };
+
+/** The open entries of the safety copy, in the order entered, and what reading it found. */
+export interface SafetyCopyRead {
+  entries: Array<SafetyEntry & { doubtSince: number | null }>;
+  problems: string[];
+}
+
+export interface SafetyCopyPort {
+  /** Resolves once the entries are on this computer's disk; throws SafetyCopyError otherwise. */
+  keep(entries: readonly SafetyEntry[]): Promise<void>;
+  settle(localId: string, outcome: SafetyOutcome): Promise<void>;
+  read(): Promise<SafetyCopyRead>;
+}
+
+/** The safety copy could not be written or read; the message is for staff. */
+export class SafetyCopyError extends Error {
+  override name = 'SafetyCopyError';
+}
+
+type SafetyApi = Pick<AdoptionApi, 'keepEntries' | 'settleEntry' | 'safetyCopy'>;
+
+function orThrow<T>(result: Result<T>): T {
+  if (!result.ok) throw new SafetyCopyError(result.error.message);
+  return result.data;
+}
+
+/** The safety copy of one profile, through the app API. */
+export function safetyCopyOf(api: SafetyApi, profileId: string): SafetyCopyPort {
+  return {
+    async keep(entries) {
+      // One batch: an import larger than one call counts only once its last call is kept.
+      const batch = crypto.randomUUID();
+      for (let start = 0; start < entries.length; start += KEEP_ENTRIES_MAX) {
+        const chunk = entries.slice(start, start + KEEP_ENTRIES_MAX);
+        const complete = start + KEEP_ENTRIES_MAX >= entries.length;
+        orThrow(await api.keepEntries({ profileId, batch, complete, entries: [...chunk] }));
+      }
+    },
+    async settle(localId, outcome) {
+      orThrow(
+        await api.settleEntry(
+          outcome.kind === 'acknowledged'
+            ? { profileId, localId, outcome: 'acknowledged', id: outcome.id }
+            : { profileId, localId, outcome: 'discarded' },
+        ),
+      );
+    },
+    async read() {
+      return orThrow(await api.safetyCopy({ profileId }));
+    },
+  };
+}
