@@ -10,6 +10,7 @@ import { drainBench } from './drain';
 import { gatewayDrainBench } from './gateway-drain';
 import { refreshStormBench } from './refresh-storm';
 import { rendererBench } from './renderer';
+import { safetyCopyBench } from './safety-copy';
 import { serviceThroughputBench } from './service-throughput';
 import { sharedKeyBench } from './shared-key';
 import { toolkitBench } from './toolkit';
@@ -24,6 +25,7 @@ const BENCHES: Bench[] = [
   coreCostBench,
   bundleSizeBench,
   toolkitBench,
+  safetyCopyBench,
 ];
 
 async function main(): Promise<void> {

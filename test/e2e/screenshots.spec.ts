@@ -6,6 +6,7 @@
 import { resolve } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, spendRequests, test } from './fixtures';
+import { browserClearsIndexedDb } from './support/browser-storage';
 import { addAnimal, DETAIL_REFRESH_NOW, expectListLoaded, expectNoAxeViolations } from './renderer-helpers';
 
 const README_SHOTS = resolve(import.meta.dirname, '../../docs/screenshots');
@@ -84,6 +85,34 @@ test.describe('main screens', () => {
     await expect(page.getByTestId('list-status')).toContainText('Updated');
     await expectNoAxeViolations(page);
     await shoot(page, 'back-online');
+  });
+});
+
+test.describe('the browser lost its storage', () => {
+  test.use({ viewport: { width: 1200, height: 760 }, serviceOptions: { seedAnimals: 12 } });
+
+  test('animals restored from the safety copy', async ({ app }) => {
+    const { page, service } = app;
+    await expectListLoaded(page);
+    await service.stop();
+    await page.getByRole('link', { name: 'Add animal', exact: true }).click();
+    for (const name of ['Olive', 'Basil', 'Sage']) await addAnimal(page, name, '7');
+    await browserClearsIndexedDb(page);
+    await page.reload();
+    await page.getByRole('link', { name: 'Animals', exact: true }).click();
+    await expect(page.getByTestId('storage-notice')).toContainText(
+      "3 animals restored from this computer's safety copy",
+    );
+    await expect(page.getByTestId('queued-row')).toHaveCount(3);
+    await expectNoAxeViolations(page);
+    await shoot(page, 'restored');
+
+    await page.getByRole('link', { name: 'Diagnostics' }).click();
+    await expect(page.getByRole('region', { name: 'Storage on this computer' })).toContainText(
+      "Restored from this computer's safety copy: Olive, Basil, Sage.",
+    );
+    await expectNoAxeViolations(page);
+    await shoot(page, 'diagnostics-storage');
   });
 });
 

@@ -1,0 +1,134 @@
+/**
+ * Crash during add (issue 20): at an event with no network, staff add animals one after another
+ * while the browser host is `kill -9`ed at a seeded moment. Every animal the form said was saved
+ * is in the safety copy's journal on disk (read straight from the file); after the restart on the
+ * same origin and with the service back, each of them is on the service exactly once, and no
+ * animal is there twice.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { storeBoundKey } from '../../electron/core/keys/bound-key';
+import { decodeJournal } from '../../electron/core/safety-copy/journal-file';
+import { mulberry32, randomInt } from '../service/prng';
+import { expect, test } from './fixtures';
+import { expectListLoaded } from './renderer-helpers';
+import { freePort, startHostProcess } from './support/host-process';
+import { serviceList } from './support/toolkit';
+
+const ANIMALS = 30;
+
+/**
+ * Adds the animals through the Add form, one after another, as fast as the form takes them, and
+ * records what the form said of each: `saved` (its word that the animal is kept) or `failed`.
+ */
+function addThroughForm(page: Page, names: string[]): Promise<Record<string, 'saved' | 'failed'>> {
+  return page.evaluate(async (list) => {
+    const outcome: Record<string, 'saved' | 'failed'> = {};
+    const form = document.querySelector<HTMLFormElement>('form[aria-label="Add an animal"]');
+    const name = document.querySelector<HTMLInputElement>('#add-name');
+    const category = document.querySelector<HTMLInputElement>('#add-category');
+    if (!form || !name || !category) throw new Error('the Add form is not on screen');
+    const type = (input: HTMLInputElement, value: string) => {
+      input.value = value;
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    };
+    const answer = (expected: string) =>
+      new Promise<'saved' | 'failed'>((resolve) => {
+        const check = () => {
+          if (form.querySelector('[role="alert"]')) return resolve('failed');
+          const text = form.querySelector('[data-testid="add-result"]')?.textContent ?? '';
+          if (text.trim().startsWith(`${expected} `)) return resolve('saved');
+          setTimeout(check, 2);
+        };
+        check();
+      });
+    for (const animal of list) {
+      type(name, animal);
+      type(category, '4');
+      form.requestSubmit();
+      outcome[animal] = await answer(animal);
+    }
+    return outcome;
+  }, names);
+}
+
+/** The names the journal file holds as kept (read as a restart would: torn tail left out). */
+function journalNames(dataDir: string): Set<string> {
+  let text: string;
+  try {
+    text = readFileSync(join(dataDir, 'safety-copy', 'local.jsonl'), 'utf8');
+  } catch {
+    return new Set();
+  }
+  const kept = decodeJournal(text).records.filter((record) => (record as { type?: string }).type === 'kept');
+  return new Set(kept.map((record) => (record as { animal: { name: string } }).animal.name));
+}
+
+test.describe.configure({ mode: 'parallel' });
+test.use({ serviceOptions: { seedAnimals: 0, plan: 'enterprise:100000:1000000' } });
+
+for (const seed of [301, 302, 303]) {
+  test(`seed ${seed}: the host killed during adds; every animal said saved is in the journal and sent exactly once`, async ({
+    service,
+    dataDir,
+    keychainService,
+    secretStore,
+    browser,
+  }) => {
+    test.setTimeout(90_000);
+    await storeBoundKey(secretStore, 'local', service.url, service.key);
+    const options = {
+      port: await freePort(),
+      dataDir: join(dataDir, 'app'),
+      serviceUrl: service.url,
+      keychainService,
+      logFile: join(dataDir, 'host.log'),
+    };
+    let host = await startHostProcess(options);
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      await page.goto(host.launchUrl);
+      await expectListLoaded(page);
+      await service.stop();
+      await page.getByRole('link', { name: 'Add animal', exact: true }).click();
+      await expect(page.getByRole('form', { name: 'Add an animal' })).toBeVisible();
+
+      const names = Array.from({ length: ANIMALS }, (_, i) => `Crash ${seed}-${i + 1}`);
+      const killAfterMs = randomInt(mulberry32(seed), 30, 800);
+      const adding = addThroughForm(page, names);
+      await new Promise((resolve) => setTimeout(resolve, killAfterMs));
+      host.kill();
+      await host.exited;
+      const said = await adding;
+      const saved = names.filter((name) => said[name] === 'saved');
+      const journal = journalNames(options.dataDir);
+      console.log(
+        `crash-during-add seed ${seed}: killed after ${killAfterMs} ms; ${saved.length} said saved, ${journal.size} in the journal`,
+      );
+      // never "saved" without the journal's record on disk
+      expect(saved.filter((name) => !journal.has(name))).toEqual([]);
+      expect(saved.length).toBeGreaterThan(0);
+
+      host = await startHostProcess(options);
+      await service.restart();
+      await page.goto(host.launchUrl);
+      await page.getByRole('link', { name: 'Animals', exact: true }).click();
+      await expect
+        .poll(async () => (await serviceList(service)).length, { timeout: 60_000 })
+        .toBeGreaterThanOrEqual(saved.length);
+      await expect(page.getByTestId('sync-indicator')).toContainText('all sent', { timeout: 60_000 });
+      const onService = (await serviceList(service)).map((animal) => animal.name);
+      const counts = new Map<string, number>();
+      for (const name of onService) counts.set(name, (counts.get(name) ?? 0) + 1);
+      expect(saved.filter((name) => counts.get(name) !== 1)).toEqual([]);
+      expect([...counts].filter(([, count]) => count > 1)).toEqual([]);
+      // anything else on the service is an animal the journal kept as the host died
+      expect(onService.filter((name) => !saved.includes(name) && !journal.has(name))).toEqual([]);
+    } finally {
+      await context.close();
+      await host.stop();
+    }
+  });
+}
