@@ -49,7 +49,7 @@ export default defineConfig({
       outDir: 'out/main',
       // Pure-JavaScript dependencies are bundled into the main process; only keytar (native, loaded
       // from app.asar.unpacked) stays a module in the package (electron-builder.yml `files`).
-      externalizeDeps: { exclude: ['zod', 'lossless-json'] },
+      externalizeDeps: { exclude: ['zod', 'lossless-json', 'undici'] },
       rollupOptions: { input: { index: resolve(root, 'electron/main/index.ts') } },
     },
   },

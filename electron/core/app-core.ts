@@ -10,7 +10,15 @@ import { type Clock, systemClock } from '../../src/shared/clock';
 import type { Profile } from '../../src/shared/profile';
 import { err, ok, type Result } from '../../src/shared/result';
 import { createEventBus, createRouter, type EventBus, type Handlers, type Router } from './api';
-import { KeyService, KeyStatusTracker, Scrubber, type SecretStore } from './keys';
+import { DIRECT, type ProxyResolver, ProxyRouter } from './http';
+import {
+  KeychainUnavailableError,
+  KeyService,
+  KeyStatusTracker,
+  ProxyLogins,
+  Scrubber,
+  type SecretStore,
+} from './keys';
 import { ProfileStore } from './profiles';
 import { RateLimitGovernor } from './rate-limit';
 import { ConnectivityTracker, createServiceClient, DiagnosticsLog, type ServiceClientOptions } from './service';
@@ -28,6 +36,11 @@ export interface AppCoreOptions {
   localDemoUrl?: string;
   clock?: Clock;
   logError?: (message: string) => void;
+  /**
+   * The way to each service address through the organisation's proxy (Electron: Chromium's
+   * resolution; the browser host: HTTPS_PROXY and friends). Without it every request goes direct.
+   */
+  proxy?: ProxyResolver;
   /** The safety copy's file system (tests inject a failing one: a full disk). */
   journalFs?: JournalFs;
   /** HTTP limits of every service client (tests shorten the 15 s headers / 30 s total timeouts). */
@@ -105,6 +118,14 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     ...(options.journalFs ? { fs: options.journalFs } : {}),
     logError,
   });
+  const proxyLogins = new ProxyLogins(options.secretStore, scrubber);
+  const proxies = new ProxyRouter(
+    options.proxy ?? { resolve: async () => [DIRECT] },
+    (proxy) => proxyLogins.get(proxy),
+    options.fetch,
+  );
+  /** Proxies that answered 407 this run and have no login that worked since. */
+  const askedForLogin = new Set<string>();
   const clients = new Map<string, ProfileClient>();
   const idleGovernors = new Map<string, RateLimitGovernor>();
 
@@ -138,7 +159,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       getKey: () => keys.getKey(profileId),
       scrubber,
       onRequest: (entry) => diagnostics.add(entry),
-      ...(options.http ? { http: options.http } : {}),
+      http: { ...options.http, route: (url) => proxies.route(url) },
     });
     const made = { baseUrl: profile.baseUrl, governor, client, stopSnapshots };
     clients.set(profileId, made);
@@ -153,6 +174,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     if (!('client' in entry)) return entry;
     const ticket = keyStatus.ticket(profileId);
     const result = await call(entry.client);
+    if (!result.ok && result.error.code === 'proxy_auth' && result.error.proxy) askedForLogin.add(result.error.proxy);
     connectivity.observe(profileId, result);
     keyStatus.observe(profileId, result, ticket);
     return result;
@@ -185,6 +207,16 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       logError(`safety copy: the outcome could not be written (${String(error)})`),
     );
     return result;
+  }
+
+  async function keychain<T>(use: () => Promise<Result<T>>): Promise<Result<T>> {
+    try {
+      return await use();
+    } catch (error) {
+      return error instanceof KeychainUnavailableError
+        ? err('keychain_unavailable', error.message)
+        : err('internal', 'The system keychain could not be used.');
+    }
   }
 
   async function journalWrite<T>(write: () => Promise<Result<T>>): Promise<Result<T>> {
@@ -275,6 +307,25 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       return ok(idle.snapshot());
     },
     diagnostics: async () => ok({ entries: diagnostics.entries() }),
+    proxyLogins: () =>
+      keychain(async () => {
+        const logins = await proxyLogins.list();
+        const asked = [...askedForLogin].filter((proxy) => !logins.some((login) => login.proxy === proxy));
+        return ok({ logins, asked });
+      }),
+    setProxyLogin: ({ proxy, username, password }) =>
+      keychain(async () => {
+        await proxyLogins.set(proxy, { username, password });
+        proxies.forget(proxy);
+        askedForLogin.delete(proxy);
+        return ok({ saved: true as const });
+      }),
+    clearProxyLogin: ({ proxy }) =>
+      keychain(async () => {
+        const cleared = await proxyLogins.clear(proxy);
+        proxies.forget(proxy);
+        return ok({ cleared });
+      }),
   };
 
   const stopProfiles = profiles.onChange((list) => events.emit('profiles', list));
@@ -286,6 +337,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       stopProfiles();
       for (const id of [...clients.keys()]) drop(id);
       for (const governor of idleGovernors.values()) governor.dispose();
+      await proxies.close();
       idleGovernors.clear();
     },
   };

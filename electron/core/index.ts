@@ -7,7 +7,7 @@ export { createAppCore, type AppCore, type AppCoreOptions } from './app-core';
 export type { EventBus, Router } from './api';
 export { CONTENT_SECURITY_POLICY } from './content-security-policy';
 export { defaultDataDir, nodeSettingsFs, writeFileAtomic } from './data-folder';
-export { BodyTooLarge, readCapped } from './http';
+export { BodyTooLarge, chromiumProxyResolver, envProxyResolver, type ProxyResolver, readCapped } from './http';
 export {
   DEFAULT_KEYCHAIN_SERVICE,
   KeychainUnavailableError,

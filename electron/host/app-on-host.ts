@@ -1,11 +1,12 @@
 /**
  * The whole app core served by the browser host, in this Node process: what `npm run host`,
- * `npm run demo`, the e2e fixtures and the benchmarks start. Node's own `fetch` and the
- * project's `resources/` folder unless told otherwise. With `stablePort` the host keeps one
+ * `npm run demo`, the e2e fixtures and the benchmarks start. Node's own `fetch`, the proxy the
+ * environment names (HTTPS_PROXY, HTTP_PROXY, NO_PROXY) and the project's `resources/` folder
+ * unless told otherwise. With `stablePort` the host keeps one
  * origin per data folder (host-port.ts).
  */
 import { join } from 'node:path';
-import { type AppCore, type AppCoreOptions, createAppCore } from '../core';
+import { type AppCore, type AppCoreOptions, createAppCore, envProxyResolver } from '../core';
 import { otherPortNotice, PortTakenError, readRememberedPort, rememberPort } from './host-port';
 import { type BrowserHost, startBrowserHost } from './server';
 
@@ -35,7 +36,9 @@ export async function startAppOnHost(options: AppOnHostOptions): Promise<AppOnHo
   const { resourcesDir = PROJECT_RESOURCES_DIR, ...coreOptions } = rest;
   const remembered = stablePort ? await readRememberedPort(options.dataDir) : null;
   const port = asked ?? remembered ?? 0;
-  const core = await createAppCore({ ...coreOptions, fetch, resourcesDir });
+  // The organisation's proxy as HTTPS_PROXY / HTTP_PROXY / NO_PROXY say (as curl reads them).
+  const proxy = coreOptions.proxy ?? envProxyResolver(process.env);
+  const core = await createAppCore({ ...coreOptions, proxy, fetch, resourcesDir });
   let host: BrowserHost;
   try {
     host = await startBrowserHost({

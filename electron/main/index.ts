@@ -8,13 +8,14 @@
  * (lib/common/api/net-client-request.ts; electron/electron#43715), so every redirect would show
  * as "offline", and it goes through Chromium's HTTP cache, which could feed stale rate-limit
  * headers to the governor. Node's `fetch` is what every core test runs on, so the app behaves
- * as tested. The cost: Chromium's proxy settings (system, PAC) are not used, and Node's roots
- * are not the system's; system-certificates.ts adds the system's roots (docs: README Install).
+ * as tested. Chromium still decides the way: the core asks `session.resolveProxy` for each
+ * address (system settings, PAC) and sends through that proxy with undici (core/http/proxy.ts).
+ * Node's roots are not the system's; system-certificates.ts adds the system's roots.
  */
-import { app } from 'electron';
+import { app, session } from 'electron';
 import { existsSync } from 'node:fs';
 import tls from 'node:tls';
-import { createAppCore, openOsKeychain } from '../core';
+import { chromiumProxyResolver, createAppCore, openOsKeychain } from '../core';
 import { startMainProcess } from './main-process';
 import { startupSettings } from './startup-settings';
 import { trustSystemCertificates } from './system-certificates';
@@ -41,6 +42,9 @@ startMainProcess({
       dataDir: userDataDir,
       secretStore: await openOsKeychain(settings.keychainService),
       resourcesDir: settings.profilesDir,
+      // The system's proxy settings and PAC scripts, as Chromium resolves them for each address
+      // (docs/api/session.md: `ses.resolveProxy(url)` resolves with "PROXY host:port; DIRECT" …).
+      proxy: chromiumProxyResolver((url) => session.defaultSession.resolveProxy(url)),
       ...(settings.localDemoUrl ? { localDemoUrl: settings.localDemoUrl } : {}),
     }),
 });

@@ -10,6 +10,7 @@ const CHECKS = [
   { name: 'dbus-run-session', ok: () => has('dbus-run-session'), pkg: 'dbus' },
   { name: 'gnome-keyring-daemon', ok: () => has('gnome-keyring-daemon'), pkg: 'gnome-keyring' },
   { name: 'nginx', ok: () => existsSync('/usr/sbin/nginx') || has('nginx'), pkg: 'nginx' },
+  { name: 'tinyproxy', ok: () => existsSync('/usr/bin/tinyproxy') || has('tinyproxy'), pkg: 'tinyproxy' },
   { name: 'libsecret (pkg-config libsecret-1)', ok: () => has('pkg-config') && hasLibsecret(), pkg: 'libsecret-1-dev' },
 ];
 

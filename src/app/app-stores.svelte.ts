@@ -8,7 +8,15 @@
 import { DiagnosticsStore, GovernorStore } from '../diagnostics';
 import type { AdoptionApi } from '../shared/client';
 import { errorMessage } from '../shared/errors';
-import { type AppContext, ClockStore, ConnectivityStore, KeysStore, NavigationStore, ProfilesStore } from '../shell';
+import {
+  type AppContext,
+  ClockStore,
+  ConnectivityStore,
+  KeysStore,
+  NavigationStore,
+  ProfilesStore,
+  ProxyLoginsStore,
+} from '../shell';
 import {
   closeProfileDb,
   deleteProfileDb,
@@ -30,6 +38,7 @@ export class AppStores implements AppContext {
   readonly governor: GovernorStore;
   readonly keys: KeysStore;
   readonly diagnostics: DiagnosticsStore;
+  readonly proxyLogins: ProxyLoginsStore;
   /** What this window knows of the browser's storage (Diagnostics). */
   readonly storage = new StorageHealthStore();
   /** Counts sessions replaced (a profile's storage moved to memory): App reads its session again. */
@@ -60,6 +69,13 @@ export class AppStores implements AppContext {
       void this.#sessions.get(profileId)?.list.refreshIfStale();
     });
     this.diagnostics = new DiagnosticsStore(api);
+    // A proxy login saved: every profile's queue goes on now, and lists that failed ask again.
+    this.proxyLogins = new ProxyLoginsStore(api, () => {
+      for (const [profileId, session] of this.#sessions) {
+        this.sync.resumeAfterKey(profileId);
+        void session.list.refreshIfStale();
+      }
+    });
   }
 
   /**

@@ -51,6 +51,27 @@ export type SafetyEntry = z.infer<typeof SafetyEntry>;
 /** The most entries one `keepEntries` call carries (a larger import is kept in several calls of one batch). */
 export const KEEP_ENTRIES_MAX = 500;
 
+/** A proxy as a login is kept for it: "host:port" (an IPv6 host in brackets). */
+export const ProxyName = z
+  .string()
+  .max(300)
+  .regex(/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/, { message: 'a proxy is written host:port' });
+
+/** A login for the organisation's proxy, kept in the OS keychain; the password is never read back. */
+const ProxyLoginInput = z.object({
+  proxy: ProxyName,
+  username: z
+    .string()
+    .min(1, { message: 'the user name is empty' })
+    .max(200)
+    .refine((text) => !/[\p{Cc}:]/u.test(text), { message: 'the user name contains a colon or a control character' }),
+  password: z
+    .string()
+    .min(1, { message: 'the password is empty' })
+    .max(1000)
+    .refine((text) => !/\p{Cc}/u.test(text), { message: 'the password contains a control character' }),
+});
+
 export const api = {
   listPets: {
     input: ProfileRef.extend({
@@ -145,6 +166,25 @@ export const api = {
   diagnostics: {
     input: z.object({}),
     output: z.object({ entries: z.array(DiagnosticEntry) }),
+  },
+  /**
+   * The proxy logins kept in the keychain (user names only) and the proxies that asked for a login
+   * this run and have none that worked (the Proxy login card of Keys and profiles).
+   */
+  proxyLogins: {
+    input: z.object({}),
+    output: z.object({
+      logins: z.array(z.object({ proxy: ProxyName, username: z.string() })),
+      asked: z.array(ProxyName),
+    }),
+  },
+  setProxyLogin: {
+    input: ProxyLoginInput,
+    output: z.object({ saved: z.literal(true) }),
+  },
+  clearProxyLogin: {
+    input: z.object({ proxy: ProxyName }),
+    output: z.object({ cleared: z.boolean() }),
   },
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 

@@ -21,6 +21,8 @@ export const DiagnosticEntry = z.object({
   outcome: z.string(),
   /** An anomaly in the answer, in plain words (e.g. ids repeated in one list answer). */
   note: z.string().optional(),
+  /** The way the request went: "DIRECT", "PROXY host:port", "SOCKS5 host:port" (electron/core/http/proxy.ts). */
+  via: z.string().optional(),
 });
 export type DiagnosticEntry = z.infer<typeof DiagnosticEntry>;
 

@@ -24,6 +24,7 @@ export const APP_ERROR_CODES = [
   'conflict',
   'internal',
   'storage_failed',
+  'proxy_auth',
 ] as const;
 export type AppErrorCode = (typeof APP_ERROR_CODES)[number];
 
@@ -48,6 +49,8 @@ export const AppError = z.object({
    * that was sent may have been acted on.
    */
   notSent: z.literal(true).optional(),
+  /** The proxy that answered, "host:port" (`proxy_auth`: it asks for a login). */
+  proxy: z.string().max(300).optional(),
 });
 export type AppError = z.infer<typeof AppError>;
 

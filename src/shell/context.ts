@@ -10,6 +10,7 @@ import type { ConnectivityStore } from './connectivity.svelte';
 import type { KeysStore } from './keys.svelte';
 import type { NavigationStore } from './navigation.svelte';
 import type { ProfilesStore } from './profiles.svelte';
+import type { ProxyLoginsStore } from './proxy-logins.svelte';
 
 export interface AppContext {
   readonly clock: ClockStore;
@@ -17,6 +18,7 @@ export interface AppContext {
   readonly connectivity: ConnectivityStore;
   readonly profiles: ProfilesStore;
   readonly keys: KeysStore;
+  readonly proxyLogins: ProxyLoginsStore;
 }
 
 const KEY = Symbol('adoption-desk.app');

@@ -10,3 +10,4 @@ export { FileExportStore } from './file-export.svelte';
 export { KeysStore } from './keys.svelte';
 export { HREF, NavigationStore, type Route } from './navigation.svelte';
 export { KIND_LABEL, ProfilesStore } from './profiles.svelte';
+export { ProxyLoginsStore } from './proxy-logins.svelte';

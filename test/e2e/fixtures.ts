@@ -69,7 +69,7 @@ export interface E2eApp {
 }
 
 /** Extra options of the in-process app core (e.g. shorter HTTP timeouts, another resources folder, a full disk). */
-export type E2eCoreOptions = Partial<Pick<AppCoreOptions, 'http' | 'resourcesDir' | 'journalFs'>>;
+export type E2eCoreOptions = Partial<Pick<AppCoreOptions, 'http' | 'resourcesDir' | 'journalFs' | 'proxy'>>;
 
 interface Fixtures {
   serviceOptions: E2eServiceOptions;

@@ -7,6 +7,7 @@
  * Overridden for this machine only: `npmRebuild=false` (a rebuild downloads Electron's headers;
  * here the target is this machine's own OS and architecture) and `mac.notarize=false`.
  */
+import { builtinModules } from 'node:module';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -130,7 +131,15 @@ describe('the Linux package (electron-builder --linux --dir)', () => {
     const imported = new Set(
       [...main.matchAll(/(?:from\s*|import\(\s*|require\(\s*)["']([^"'./][^"']*)["']/g)].map((m) => m[1]!),
     );
-    const external = [...imported].filter((name) => !name.startsWith('node:') && name !== 'electron');
+    // Node's own modules (undici, bundled, requires them without the node: prefix) and electron are not packages.
+    const packageName = /^(@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*(\/[^"']*)?$/;
+    const external = [...imported].filter(
+      (name) =>
+        !name.startsWith('node:') &&
+        !builtinModules.includes(name.split('/')[0] ?? name) &&
+        name !== 'electron' &&
+        packageName.test(name),
+    );
     expect(external).toEqual(['keytar']);
     for (const name of external) expect(entries()).toContain(`/node_modules/${name}/package.json`);
   });

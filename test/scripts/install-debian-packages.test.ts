@@ -42,7 +42,15 @@ describe('scripts/install-debian-packages.sh', () => {
     expect(status).toBe(0);
     expect(calls[0]).toBe('apt-get update -q');
     expect(calls[1]).toMatch(/^apt-get install -y -q --no-install-recommends /);
-    for (const name of ['chromium', 'libsecret-1-dev', 'build-essential', 'python3', 'gnome-keyring', 'nginx']) {
+    for (const name of [
+      'chromium',
+      'libsecret-1-dev',
+      'build-essential',
+      'python3',
+      'gnome-keyring',
+      'nginx',
+      'tinyproxy',
+    ]) {
       expect(calls[1]?.split(' '), name).toContain(name);
     }
     expect(calls).toHaveLength(2);

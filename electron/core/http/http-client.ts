@@ -8,6 +8,7 @@
 import type { Clock } from '../../../src/shared/clock';
 import type { AppError } from '../../../src/shared/result';
 import { BodyTooLarge, readCapped } from './capped-body';
+import { proxyAsksLogin, type Route } from './proxy';
 
 export const HEADERS_TIMEOUT_MS = 15_000;
 export const TOTAL_TIMEOUT_MS = 30_000;
@@ -29,6 +30,8 @@ export interface HttpRequest {
 
 export interface HttpOptions {
   fetch: typeof fetch;
+  /** The way to each URL (the organisation's proxy, see proxy.ts); without it, `fetch` straight. */
+  route?: (url: URL) => Promise<Route>;
   clock: Clock;
   headersTimeoutMs?: number;
   totalTimeoutMs?: number;
@@ -41,10 +44,15 @@ export interface HttpResponse {
   text: string;
 }
 
-export type HttpExchange =
+type HttpOutcome =
   | { kind: 'response'; response: HttpResponse }
-  /** No usable response: `offline`, `timeout`, `cancelled` or `bad_response`; headers when some came. */
+  /** No usable response: `offline`, `timeout`, `cancelled`, `bad_response` or `proxy_auth`; headers when some came. */
   | { kind: 'failure'; error: AppError; headers: Headers | null; status: number | null };
+
+export type HttpExchange = HttpOutcome & {
+  /** The way the request went: "DIRECT" or "PROXY host:port" (Diagnostics). */
+  via: string;
+};
 
 export const MESSAGES = {
   offline: 'The service could not be reached. Check the network connection.',
@@ -54,15 +62,37 @@ export const MESSAGES = {
   redirect: 'The service tried to redirect the request to another address; the request was stopped.',
   keyOrigin: 'The API key is kept for another address and was not sent. Save the key again for this address.',
   tooManyRedirects: 'The service redirected the request too many times.',
+  proxySettings: "This computer's proxy settings could not be read, so the request was not sent.",
 };
+
+/** What staff read when their organisation's proxy wants a login (the login is kept in the keychain). */
+export const proxyLoginMessage = (proxy: string): string =>
+  `The proxy at ${proxy} asks for a login. Enter it in Keys and profiles, under "Proxy login".`;
+const proxyUnreachable = (proxy: string): string =>
+  `The proxy at ${proxy} could not be reached. Check the network connection.`;
 
 type AbortCause = 'timeout' | 'cancelled' | null;
 
 /** Sends one request and reads its body, never throwing. */
 export async function sendHttp(request: HttpRequest, options: HttpOptions): Promise<HttpExchange> {
-  const { clock } = options;
   // Defence in depth: the key goes to the origin it was saved for and nowhere else.
-  if (request.url.origin !== request.keyOrigin) return failure('no_key', MESSAGES.keyOrigin, null);
+  if (request.url.origin !== request.keyOrigin)
+    return { ...failure('no_key', MESSAGES.keyOrigin, null), via: 'DIRECT' };
+  let route: Route = { fetch: options.fetch, label: 'DIRECT', proxy: null };
+  if (options.route) {
+    try {
+      route = await options.route(request.url);
+    } catch {
+      const unsent = failure('offline', MESSAGES.proxySettings, null);
+      unsent.error.notSent = true;
+      return { ...unsent, via: 'unknown' };
+    }
+  }
+  return { ...(await exchange(request, options, route)), via: route.label };
+}
+
+async function exchange(request: HttpRequest, options: HttpOptions, route: Route): Promise<HttpOutcome> {
+  const { clock } = options;
   const controller = new AbortController();
   let cause: AbortCause = null;
   const abort = (why: Exclude<AbortCause, null>): void => {
@@ -77,7 +107,7 @@ export async function sendHttp(request: HttpRequest, options: HttpOptions): Prom
   let received: Response | null = null;
   const hops = { answered: 0 };
   try {
-    received = await fetchFollowingSameOrigin(request, options.fetch, controller.signal, hops);
+    received = await fetchFollowingSameOrigin(request, route.fetch, controller.signal, hops);
     clock.clearTimeout(headersTimer);
     if (received.status >= 300 && received.status < 400) {
       // a redirect left unfollowed: it pointed to another origin
@@ -97,7 +127,14 @@ export async function sendHttp(request: HttpRequest, options: HttpOptions): Prom
     if (error instanceof OpaqueRedirect) return failure('bad_response', MESSAGES.redirect, null);
     if (cause === 'timeout') return failure('timeout', MESSAGES.timeout, received);
     if (cause === 'cancelled') return failure('cancelled', MESSAGES.cancelled, received);
-    const offline = failure('offline', MESSAGES.offline, received);
+    if (route.proxy && proxyAsksLogin(error)) {
+      // The proxy refused before anything reached the service.
+      const login = failure('proxy_auth', proxyLoginMessage(route.proxy), null);
+      login.error.notSent = true;
+      login.error.proxy = route.proxy;
+      return login;
+    }
+    const offline = failure('offline', route.proxy ? proxyUnreachable(route.proxy) : MESSAGES.offline, received);
     // Only a failure of the first hop proves that the service saw nothing of this request.
     if (hops.answered === 0 && neverConnected(error)) offline.error.notSent = true;
     return offline;
@@ -108,7 +145,7 @@ export async function sendHttp(request: HttpRequest, options: HttpOptions): Prom
   }
 }
 
-function failure(code: string, message: string, response: Response | null): Extract<HttpExchange, { kind: 'failure' }> {
+function failure(code: string, message: string, response: Response | null): Extract<HttpOutcome, { kind: 'failure' }> {
   return {
     kind: 'failure',
     error: { code, message, ...(response ? { status: response.status } : {}) },

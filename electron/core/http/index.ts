@@ -5,4 +5,12 @@
  */
 export { BodyTooLarge, readCapped } from './capped-body';
 export { MESSAGES, sendHttp, type HttpExchange, type HttpOptions, type HttpResponse } from './http-client';
+export {
+  chromiumProxyResolver,
+  DIRECT,
+  envProxyResolver,
+  type ProxyLogin,
+  type ProxyResolver,
+  ProxyRouter,
+} from './proxy';
 export { buildUrl } from './url-join';

@@ -8,5 +8,6 @@ export { KeyService } from './key-service';
 export { KeyStatusTracker } from './key-status';
 export { DEFAULT_KEYCHAIN_SERVICE } from './keytar-secret-store';
 export { openOsKeychain } from './os-keychain';
+export { ProxyLogins } from './proxy-logins';
 export { bounded, LIMITS, Scrubber, scrubDiagnosticEntry, scrubResult } from './scrub';
 export { KeychainUnavailableError, type SecretStore } from './secret-store';

@@ -140,6 +140,7 @@ export function createExecute(options: CallTarget, scrubber: Scrubber, http: Htt
             },
             idempotencyKey: call.idempotencyKey ?? null,
             outcome: result.ok ? 'ok' : result.error.code,
+            via: exchange.via,
             ...(anomaly ? { note: anomaly.note } : {}),
           };
           options.onRequest?.(scrubDiagnosticEntry(entry, scrubber));

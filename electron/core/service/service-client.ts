@@ -26,7 +26,7 @@ export interface ServiceClientOptions extends CallTarget {
   fetch: typeof fetch;
   /** The core's scrubber; it learns the key of every request. A client's own one by default. */
   scrubber?: Scrubber;
-  http?: Pick<HttpOptions, 'headersTimeoutMs' | 'totalTimeoutMs' | 'maxBodyBytes'>;
+  http?: Pick<HttpOptions, 'headersTimeoutMs' | 'totalTimeoutMs' | 'maxBodyBytes' | 'route'>;
 }
 
 export interface CallOptions {

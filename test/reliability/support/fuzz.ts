@@ -134,6 +134,9 @@ export function createFuzzer(seed: number, jsonOnly = false) {
     localId: () => pick([uuid(), 'not-a-uuid', '']),
     complete: () => pick([true, false, 'yes']),
     outcome: () => pick(['acknowledged', 'discarded', 'lost']),
+    proxy: () => pick(['proxy.corp:3128', '127.0.0.1:9', 'no-port', '[::1]:8080']),
+    username: () => pick(['shelter', '', 'a:b']),
+    password: () => pick([newKey(), '', 'x\u0000y']),
     entries: () =>
       pick([
         [],
@@ -163,6 +166,9 @@ export function createFuzzer(seed: number, jsonOnly = false) {
     testKey: ['profileId'],
     governorSnapshot: ['profileId'],
     diagnostics: [],
+    proxyLogins: [],
+    setProxyLogin: ['proxy', 'username', 'password'],
+    clearProxyLogin: ['proxy'],
   };
 
   function keysIn(value: unknown): string[] {

@@ -68,6 +68,11 @@ describe('decisions after a failed send', () => {
     expect(decideAfterSendError(refused, 1, ceiling)).toEqual({ kind: 'retry', delayMs: 2000, unknownOutcome: false });
   });
 
+  it('keeps an entry the proxy refused for want of a login, to try again: nothing reached the service', () => {
+    const login = appError('proxy_auth', 'The proxy at p:3128 asks for a login.', { notSent: true, proxy: 'p:3128' });
+    expect(decideAfterSendError(login, 2, ceiling)).toEqual({ kind: 'retry', delayMs: 4000, unknownOutcome: false });
+  });
+
   it('waits as long as Retry-After says for a rate limit, within bounds', () => {
     const limited = (retryAfterMs?: number) =>
       decideAfterSendError(appError('rate_limited', 'x', { status: 429, retryAfterMs }), 1, ceiling);

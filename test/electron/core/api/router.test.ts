@@ -80,6 +80,12 @@ const VALID: { [C in Channel]: { input: unknown; output: unknown } } = {
   testKey: { input: { profileId: 'local' }, output: { result: 'valid', message: 'The key works.' } },
   governorSnapshot: { input: { profileId: 'local' }, output: SNAPSHOT },
   diagnostics: { input: {}, output: { entries: [] } },
+  proxyLogins: { input: {}, output: { logins: [{ proxy: 'proxy.corp:3128', username: 'shelter' }], asked: [] } },
+  setProxyLogin: {
+    input: { proxy: 'proxy.corp:3128', username: 'shelter', password: 'secret-pass' },
+    output: { saved: true },
+  },
+  clearProxyLogin: { input: { proxy: 'proxy.corp:3128' }, output: { cleared: true } },
 };
 
 /** Kinds of invalid input every channel must refuse (channels without fields refuse the non-objects). */
@@ -142,6 +148,13 @@ const INVALID_FIELDS: { [C in Channel]: unknown[] } = {
   testKey: [{}, { profileId: 'UPPER' }],
   governorSnapshot: [{}, { profileId: ['local'] }],
   diagnostics: [],
+  proxyLogins: [],
+  setProxyLogin: [
+    { proxy: 'proxy.corp', username: 'a', password: 'b' },
+    { proxy: 'proxy.corp:3128', username: 'a:b', password: 'c' },
+    { proxy: 'proxy.corp:3128', username: 'a', password: '' },
+  ],
+  clearProxyLogin: [{}, { proxy: 'no port' }],
 };
 
 function fakeHandlers(

@@ -1,0 +1,61 @@
+/**
+ * The organisation's proxy logins as staff manage them (Keys and profiles, "Proxy login"): which
+ * proxies have one (user names only: a password is never read back from the keychain) and which
+ * asked for one (a 407 this run). Saving one lets every profile's queue go on at once.
+ */
+import type { ChannelOutput } from '../shared/api';
+import type { AdoptionApi } from '../shared/client';
+
+type Logins = ChannelOutput<'proxyLogins'>;
+
+export class ProxyLoginsStore {
+  logins = $state.raw<Logins['logins']>([]);
+  asked = $state.raw<string[]>([]);
+  busy = $state(false);
+  message = $state<string | null>(null);
+  error = $state<string | null>(null);
+
+  constructor(
+    private readonly api: Pick<AdoptionApi, 'proxyLogins' | 'setProxyLogin' | 'clearProxyLogin'>,
+    private readonly onSaved: () => void = () => {},
+  ) {}
+
+  async load(): Promise<void> {
+    const result = await this.api.proxyLogins({});
+    if (!result.ok) {
+      this.error = result.error.message;
+      return;
+    }
+    this.logins = result.data.logins;
+    this.asked = result.data.asked;
+  }
+
+  /** Keeps the login in the keychain; true when saved (the password field is then emptied by the form). */
+  async save(proxy: string, username: string, password: string): Promise<boolean> {
+    this.message = null;
+    this.error = null;
+    this.busy = true;
+    const result = await this.api.setProxyLogin({ proxy: proxy.trim(), username: username.trim(), password });
+    this.busy = false;
+    if (!result.ok) {
+      this.error = `Proxy login not saved: ${result.error.message}`;
+      return false;
+    }
+    this.message = `Proxy login saved for ${proxy.trim()}.`;
+    this.onSaved();
+    await this.load();
+    return true;
+  }
+
+  async remove(proxy: string): Promise<void> {
+    this.message = null;
+    this.error = null;
+    const result = await this.api.clearProxyLogin({ proxy });
+    if (!result.ok) {
+      this.error = `Proxy login not removed: ${result.error.message}`;
+      return;
+    }
+    this.message = `Proxy login removed for ${proxy}.`;
+    await this.load();
+  }
+}
