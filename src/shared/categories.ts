@@ -14,13 +14,25 @@ export const CATEGORY_FILE_KIND = 'adoption-desk.categories';
 export const CATEGORY_FILE_MAX_BYTES = 256 * 1024;
 export const CATEGORY_FILE_MAX_ENTRIES = 1000;
 
-/** A category name as staff type it: trimmed, 1–40 characters, not only digits (that reads as an ID). */
+/**
+ * The Unicode characters that change the direction of what follows them (embeddings, overrides,
+ * isolates and the marks): "Dogs\u202Etxt.exe" shows as "Dogsexe.txt". A name is refused with one.
+ */
+export const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+
+/**
+ * A category name as staff type it: trimmed, 1–40 characters, no control character or one that
+ * turns text around, not only digits (that reads as an ID).
+ */
 export const CategoryName = z
   .string({ error: 'the name is missing' })
   .trim()
   .min(1, { message: 'the name is empty' })
   .max(CATEGORY_NAME_MAX, { message: `the name is longer than ${CATEGORY_NAME_MAX} characters` })
   .refine((name) => !/\p{Cc}/u.test(name), { message: 'the name contains control characters' })
+  .refine((name) => !BIDI_CONTROLS.test(name), {
+    message: 'the name contains a character that changes the direction of text (it would show other words than typed)',
+  })
   .refine((name) => !/^-?\d+$/.test(name), { message: 'the name is only digits, which would read as a category ID' });
 
 export const Category = z.object({ id: Int64, label: CategoryName });

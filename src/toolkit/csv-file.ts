@@ -14,23 +14,24 @@ export const IMPORT_MAX_BYTES = 2 * 1024 * 1024;
 export const IMPORT_MAX_ROWS = 5000;
 
 /**
- * Starts like a formula. papaparse's own `escapeFormulae: true` uses `/^[=+\-@\t\r].*$/`, whose
- * `.*$` fails on a cell with a line break (`.` stops at `\n`), so such a cell would slip
- * through unescaped: this pattern looks at the first character only.
+ * Starts like a formula: a tab or a carriage return, or `=`, `+`, `-` or `@` after any spaces
+ * (spreadsheets skip leading spaces before a formula, so "  =HYPERLINK(…)" runs too). papaparse's
+ * own `escapeFormulae: true` uses `/^[=+\-@\t\r].*$/`, which misses both that and a cell with a
+ * line break (`.` stops at `\n`): this pattern looks at the start only.
  */
-export const FORMULA_START = /^[=+\-@\t\r]/;
+export const FORMULA_START = /^(?:[\t\r]|\s*[=+\-@])/;
 
 /** An apostrophe export put before a formula-looking cell. */
-const NEUTRALISED = /^'[=+\-@\t\r]/;
+const NEUTRALISED = /^'(?:[\t\r]|\s*[=+\-@])/;
 
 /** The cell as staff meant it: an apostrophe export added is taken off again. */
 export function unneutralise(cell: string): string {
   return NEUTRALISED.test(cell) ? cell.slice(1) : cell;
 }
 
-/** True when the cell, as read, would run as a formula in a spreadsheet (leading spaces aside). */
+/** True when the cell, as read, would run as a formula in a spreadsheet (leading spaces included). */
 export function looksLikeFormula(cell: string): boolean {
-  return FORMULA_START.test(cell) || FORMULA_START.test(cell.trimStart());
+  return FORMULA_START.test(cell);
 }
 
 export type DecodedFile = { ok: true; text: string } | { ok: false; message: string };

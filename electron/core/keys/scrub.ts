@@ -2,7 +2,8 @@
  * The one scrubber of everything that leaves the core for the renderer (router results,
  * events, diagnostics) and of the texts quoted from a service. It knows every API key the
  * core read or was given in this run (`remember`) and hides, in any string and any object
- * key: each key whole, URI-encoded and JSON-escaped, and every run of at least
+ * key (and in a number made of a key's digits): each key whole, URI-encoded (either case),
+ * JSON-escaped, HTML-escaped and in base64 (standard or URL-safe), and every run of at least
  * `MIN_FRAGMENT` characters taken from one of those forms, so a key cut anywhere (by a
  * truncation in the core or by the service itself) leaves no usable part behind. It runs
  * before any truncation: `bounded` cuts only scrubbed text.
@@ -21,9 +22,54 @@ export function bounded(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, Math.max(0, max - 1))}…`;
 }
 
-/** The forms in which a key can appear in text a service sends back. */
+/** Every byte of `key` percent-encoded, in lower or upper case. */
+function everyBytePercent(bytes: Buffer, upper: boolean): string {
+  const hex = [...bytes].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join('');
+  return upper ? hex.toUpperCase() : hex;
+}
+
+/**
+ * The part of a value's base64 that only the key decides, wherever the key stands in the value:
+ * for each of the three alignments, the key's bytes behind 0, 1 or 2 other bytes, without the
+ * characters the bytes before and after it share (the first and the last group of four).
+ */
+function base64Middles(bytes: Buffer): string[] {
+  const middles: string[] = [];
+  for (let offset = 0; offset < 3; offset += 1) {
+    const encoded = Buffer.concat([Buffer.alloc(offset), bytes])
+      .toString('base64')
+      .replace(/=+$/, '');
+    // the groups of three bytes that are the key's alone: from the first whole one to the last
+    const start = offset === 0 ? 0 : 4;
+    const end = 4 * Math.floor((offset + bytes.length) / 3);
+    const middle = encoded.slice(start, Math.max(start, end));
+    if (middle.length >= MIN_FRAGMENT) middles.push(middle, middle.replace(/\+/g, '-').replace(/\//g, '_'));
+  }
+  return middles;
+}
+
+const HTML_NAMED: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/**
+ * The forms in which a key can appear in what a service sends back: as it is, URI-encoded (in
+ * either case of hex, its special characters or every byte), JSON-escaped, HTML-escaped (named or
+ * numeric entities), and in base64, standard or URL-safe, at any alignment inside a longer value.
+ */
 function formsOf(key: string): string[] {
-  const forms = new Set([key, encodeURIComponent(key), JSON.stringify(key).slice(1, -1)]);
+  const bytes = Buffer.from(key, 'utf8');
+  const uri = encodeURIComponent(key);
+  const forms = new Set([
+    key,
+    uri,
+    uri.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()),
+    everyBytePercent(bytes, false),
+    everyBytePercent(bytes, true),
+    JSON.stringify(key).slice(1, -1),
+    key.replace(/[&<>"']/g, (c) => HTML_NAMED[c] ?? c),
+    key.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`),
+    key.replace(/[&<>"']/g, (c) => `&#x${c.charCodeAt(0).toString(16)};`),
+    ...base64Middles(bytes),
+  ]);
   return [...forms];
 }
 
@@ -66,6 +112,11 @@ export class Scrubber {
 
   #walk(value: unknown): unknown {
     if (typeof value === 'string') return this.text(value);
+    // A key of digits may come back as a JSON number: then the number goes as a whole.
+    if (typeof value === 'number' || typeof value === 'bigint') {
+      const digits = String(value);
+      return this.text(digits) === digits ? value : HIDDEN_KEY;
+    }
     if (Array.isArray(value)) return value.map((item) => this.#walk(item));
     if (typeof value !== 'object' || value === null) return value;
     const out: Record<string, unknown> = {};

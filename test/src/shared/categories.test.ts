@@ -74,6 +74,12 @@ describe('category file', () => {
     ['an empty name', file([{ id: '1', label: '  ' }]), 'entry 1: the name is empty'],
     ['a name of digits', file([{ id: '1', label: '12' }]), 'only digits'],
     [
+      'a name that turns text around (U+202E)',
+      file([{ id: '1', label: 'Dogs \u202etxt.exe' }]),
+      'entry 1: the name contains a character that changes the direction of text',
+    ],
+    ['a name with an isolate (U+2066)', file([{ id: '1', label: '\u2066Cats\u2069' }]), 'direction of text'],
+    [
       'an id twice',
       file([
         { id: '1', label: 'Dogs' },

@@ -35,7 +35,18 @@ describe('CSV export', () => {
   });
 
   it('neutralises cells that start like a formula (=, +, -, @, tab, CR), multi-line ones too', () => {
-    const names = ['=1+1', '+SUM(A1)', '-2', '@cmd', '\tTab', '\rCR', '=HYPERLINK("x")\nsecond line', 'Plain'];
+    const names = [
+      '=1+1',
+      '+SUM(A1)',
+      '-2',
+      '@cmd',
+      '\tTab',
+      '\rCR',
+      '=HYPERLINK("x")\nsecond line',
+      '  =HYPERLINK("http://evil.example")',
+      ' \u00a0@SUM(1)',
+      'Plain',
+    ];
     const csv = animalsToCsv(
       names.map((name, index) => ({ id: String(index + 1), name, categoryId: '1' })),
       labels,
@@ -43,7 +54,7 @@ describe('CSV export', () => {
     const cells = rowsOf(csv)
       .slice(1)
       .map((row) => row[0]);
-    expect(cells).toEqual([...names.slice(0, 7).map((name) => `'${name}`), 'Plain']);
+    expect(cells).toEqual([...names.slice(0, 9).map((name) => `'${name}`), 'Plain']);
   });
 
   it('round-trips 1,000 animals with ids above 2^53 through import exactly (names, categories, statuses)', () => {

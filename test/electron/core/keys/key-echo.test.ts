@@ -53,7 +53,21 @@ function echoingService(echo: Echo): Server {
     const path = request.url ?? '/';
     const message = `${'m'.repeat(echo.offset)}${authorization} was sent`;
     if (path.startsWith('/v1/store/orders')) {
-      return sendChunked(response, 200, headers, JSON.stringify({ echoedAuthorization: authorization, [key]: [key] }));
+      // the key also in base64 (standard and URL-safe, as in a Basic token), lower-case
+      // percent-encoding and HTML entities: Store orders shows whatever JSON the service returns
+      return sendChunked(
+        response,
+        200,
+        headers,
+        JSON.stringify({
+          echoedAuthorization: authorization,
+          [key]: [key],
+          basic: `Basic ${Buffer.from(`user:${key}`).toString('base64')}`,
+          urlSafe: Buffer.from(`x${key}`).toString('base64url'),
+          percent: [...Buffer.from(key)].map((b) => `%${b.toString(16).padStart(2, '0')}`).join(''),
+          html: key.replace(/_/g, '&#95;'),
+        }),
+      );
     }
     if (path.startsWith('/v1/pets/1')) {
       return sendChunked(
@@ -131,6 +145,8 @@ describe('a service that echoes the key', () => {
     expect(created).toMatchObject({ ok: false, error: { code: 'server_error' } });
     const orders = await call('ordersRaw', { profileId: 'local' });
     expect(orders).toMatchObject({ ok: true, data: { body: { echoedAuthorization: 'Bearer [hidden key]' } } });
+    const body = (orders.ok ? (orders.data as { body: Record<string, string> }).body : {}) as Record<string, string>;
+    for (const field of ['basic', 'urlSafe', 'percent', 'html']) expect(body[field], field).toContain('[hidden key]');
     await call('testKey', { profileId: 'local' });
     await call('governorSnapshot', { profileId: 'local' });
     const diagnostics = await call('diagnostics', {});

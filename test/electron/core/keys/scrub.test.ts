@@ -39,6 +39,44 @@ describe('scrubber', () => {
     }
   });
 
+  it('hides the key in base64 (standard and URL-safe, at any alignment inside a longer value)', () => {
+    const key = 'k/ey+"with"\\odd=chars?>>';
+    const scrubber = scrubberFor(key);
+    for (const prefix of ['', 'B', 'Be', 'Bearer ', 'user:']) {
+      const standard = Buffer.from(`${prefix}${key}`).toString('base64');
+      const urlSafe = Buffer.from(`${prefix}${key}`).toString('base64url');
+      for (const encoded of [standard, urlSafe, standard.replace(/=+$/, '')]) {
+        const out = scrubber.text(`token ${encoded} end`);
+        expect(out, `${prefix}: ${encoded}`).toContain(HIDDEN_KEY);
+        // what is left of the encoding decodes to no usable part of the key
+        const left = out.replace(HIDDEN_KEY, '').replace(/^token | end$/g, '');
+        expect(Buffer.from(left, 'base64').toString('latin1')).not.toContain(key.slice(2, 2 + MIN_FRAGMENT));
+      }
+    }
+  });
+
+  it('hides the key percent-encoded in any case, and HTML-escaped', () => {
+    const key = 'k/ey+"with"<odd>&chars';
+    const scrubber = scrubberFor(key);
+    const lower = encodeURIComponent(key).replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
+    const everyByte = [...Buffer.from(key)].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join('');
+    const html = key.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+    const htmlNumeric = key.replace(/["&<>']/g, (c) => `&#${c.charCodeAt(0)};`);
+    for (const form of [lower, everyByte, everyByte.toUpperCase(), html, htmlNumeric]) {
+      expect(scrubber.text(`before ${form} after`), form).toBe(`before ${HIDDEN_KEY} after`);
+    }
+  });
+
+  it('hides a key made of digits that comes back as a JSON number', () => {
+    const key = '4242424242424242';
+    const scrubber = scrubberFor(key);
+    expect(scrubber.value({ order: 7, key: 4242424242424242, nested: [4242424242424242] })).toEqual({
+      order: 7,
+      key: HIDDEN_KEY,
+      nested: [HIDDEN_KEY],
+    });
+  });
+
   it('hides a key cut at every position, at either end of a text', () => {
     const scrubber = scrubberFor(KEY);
     for (let cut = MIN_FRAGMENT; cut < KEY.length; cut += 1) {
