@@ -87,7 +87,7 @@ async function runBrowserHost(dataDir: string, service: RunningService, keychain
   say(
     opener
       ? `Opened it with ${opener}.`
-      : 'Open that one-time link in a browser on this computer (it works once; restart the demo for another).',
+      : 'Open that one-time link in a browser on this computer (it works once, within two minutes; restart the demo for another).',
   );
   await new Promise<void>((done) => {
     process.once('SIGINT', done);

@@ -7,7 +7,8 @@
  */
 import { join } from 'node:path';
 import { type AppCore, type AppCoreOptions, createAppCore, envProxyResolver } from '../core';
-import { otherPortNotice, PortTakenError, readRememberedPort, rememberPort } from './host-port';
+import { otherPortNotice, PortTakenError, readRememberedAddress, rememberAddress } from './host-port';
+import { newSiteName } from './request-guard';
 import { type BrowserHost, startBrowserHost } from './server';
 
 export const PROJECT_RESOURCES_DIR = join(import.meta.dirname, '../../resources');
@@ -34,8 +35,10 @@ export interface AppOnHost {
 export async function startAppOnHost(options: AppOnHostOptions): Promise<AppOnHost> {
   const { rendererDir, port: asked, stablePort = false, fetch = globalThis.fetch, ...rest } = options;
   const { resourcesDir = PROJECT_RESOURCES_DIR, ...coreOptions } = rest;
-  const remembered = stablePort ? await readRememberedPort(options.dataDir) : null;
-  const port = asked ?? remembered ?? 0;
+  const remembered = stablePort ? await readRememberedAddress(options.dataDir) : null;
+  const port = asked ?? remembered?.port ?? 0;
+  // One name per data folder (remembered like the port), a new one for a host that keeps none.
+  const siteName = remembered?.site ?? newSiteName();
   // The organisation's proxy as HTTPS_PROXY / HTTP_PROXY / NO_PROXY say (as curl reads them).
   const proxy = coreOptions.proxy ?? envProxyResolver(process.env);
   const core = await createAppCore({ ...coreOptions, proxy, fetch, resourcesDir });
@@ -45,16 +48,19 @@ export async function startAppOnHost(options: AppOnHostOptions): Promise<AppOnHo
       router: core.router,
       events: core.events,
       port,
+      siteName,
       ...(rendererDir ? { rendererDir } : {}),
       ...(options.logError ? { logError: options.logError } : {}),
     });
   } catch (error) {
     await core.dispose();
     const inUse = (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
-    throw stablePort && inUse && port === remembered ? new PortTakenError(port, options.dataDir) : error;
+    throw stablePort && inUse && port === remembered?.port
+      ? new PortTakenError(port, remembered.site, options.dataDir)
+      : error;
   }
-  if (stablePort && remembered === null) {
-    await rememberPort(options.dataDir, host.port).catch((error: unknown) =>
+  if (stablePort && (remembered === null || remembered.site === null)) {
+    await rememberAddress(options.dataDir, remembered?.port ?? host.port, siteName).catch((error: unknown) =>
       (options.logError ?? console.error)(
         `browser host: the port could not be remembered in ${options.dataDir} (${String(error)}); ` +
           'the next start may open at another address',
@@ -64,7 +70,8 @@ export async function startAppOnHost(options: AppOnHostOptions): Promise<AppOnHo
   return {
     core,
     host,
-    notice: remembered !== null && remembered !== host.port ? otherPortNotice(remembered, host.port) : null,
+    notice:
+      remembered !== null && remembered.port !== host.port ? otherPortNotice(remembered, host.port, siteName) : null,
     async stop() {
       await host.stop();
       await core.dispose();

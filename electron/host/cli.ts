@@ -79,8 +79,8 @@ async function main(): Promise<void> {
   });
   process.stdout.write(
     `${host.createLaunchUrl()}\n` +
-      `Adoption Desk is running at ${host.url} (this computer only). Open the one-time link above in a browser; ` +
-      `press Enter here for another link. Data folder: ${options.dataDir}. Ctrl+C stops it.\n` +
+      `Adoption Desk is running at ${host.url} (this computer only). Open the one-time link above in a browser within ` +
+      `two minutes; press Enter here for another link. Data folder: ${options.dataDir}. Ctrl+C stops it.\n` +
       (notice ? `${notice}\n` : ''),
   );
   // Enter prints a fresh one-time link (another browser, or a browser that was closed).

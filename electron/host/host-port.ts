@@ -1,56 +1,79 @@
 /**
  * One origin per data folder for the browser host. The browser keeps a profile's saved
  * animals and its queue of animals waiting to be sent in IndexedDB, which is per origin
- * (scheme, host and port): a host restarted on another port would show an empty queue and
- * never send it. So the host remembers its port in the data folder (`browser-host.json`)
- * and starts on it again; when that port is taken it stops with `PortTakenError`, which says
- * which port, where the queue is and how to free it.
+ * (scheme, host and port): a host restarted at another address would show an empty queue and
+ * never send it. So the host remembers its address in the data folder (`browser-host.json`: its
+ * port and its own name under .localhost, request-guard.ts) and starts there again; when that
+ * port is taken it stops with `PortTakenError`, which says which port, where the queue is and
+ * how to free it.
  */
 import { join } from 'node:path';
 import { z } from 'zod';
 import { nodeSettingsFs, writeFileAtomic } from '../core';
+import { isSiteName } from './request-guard';
 
 export const HOST_PORT_FILE = 'browser-host.json';
-const PortFile = z.object({ version: z.literal(1), port: z.number().int().min(1).max(65535) });
+const Port = z.number().int().min(1).max(65535);
+const AddressFile = z.union([
+  z.object({ version: z.literal(2), port: Port, site: z.string().refine(isSiteName) }),
+  // the first form, before the host had a name of its own
+  z.object({ version: z.literal(1), port: Port }),
+]);
 
-const originAt = (port: number): string => `http://127.0.0.1:${port}`;
+/** Where a host of this data folder is: its port, and its name (null in a file from before names). */
+export interface RememberedAddress {
+  port: number;
+  site: string | null;
+}
 
-/** The port this data folder's host used before, or null (none yet, or an unreadable file). */
-export async function readRememberedPort(dataDir: string): Promise<number | null> {
+const originAt = (port: number, site: string | null): string =>
+  `http://${site ? `${site}.localhost` : '127.0.0.1'}:${port}`;
+
+/** The address this data folder's host used before, or null (none yet, or an unreadable file). */
+export async function readRememberedAddress(dataDir: string): Promise<RememberedAddress | null> {
   try {
-    const parsed = PortFile.safeParse(JSON.parse(await nodeSettingsFs.readFile(join(dataDir, HOST_PORT_FILE), 'utf8')));
-    return parsed.success ? parsed.data.port : null;
+    const parsed = AddressFile.safeParse(
+      JSON.parse(await nodeSettingsFs.readFile(join(dataDir, HOST_PORT_FILE), 'utf8')),
+    );
+    if (!parsed.success) return null;
+    return { port: parsed.data.port, site: parsed.data.version === 2 ? parsed.data.site : null };
   } catch {
     return null;
   }
 }
 
-export async function rememberPort(dataDir: string, port: number): Promise<void> {
+export async function rememberAddress(dataDir: string, port: number, site: string): Promise<void> {
   await nodeSettingsFs.mkdir(dataDir, { recursive: true });
-  await writeFileAtomic(nodeSettingsFs, join(dataDir, HOST_PORT_FILE), `${JSON.stringify({ version: 1, port })}\n`);
+  await writeFileAtomic(
+    nodeSettingsFs,
+    join(dataDir, HOST_PORT_FILE),
+    `${JSON.stringify({ version: 2, port, site })}\n`,
+  );
 }
 
 export class PortTakenError extends Error {
   override readonly name = 'PortTakenError';
 
-  constructor(port: number, dataDir: string) {
+  constructor(port: number, site: string | null, dataDir: string) {
+    const origin = originAt(port, site);
     super(
       `Port ${port} on 127.0.0.1 is in use, so Adoption Desk did not start. This data folder (${dataDir}) ` +
-        `always opens at ${originAt(port)}: the browser keeps the animals waiting to be sent (the queue) and the ` +
+        `always opens at ${origin}: the browser keeps the animals waiting to be sent (the queue) and the ` +
         `saved animals under that address, and on another port they would not be shown or sent. ` +
         `Free the port and start again: another Adoption Desk may be running with this data folder (stop it with ` +
         `Ctrl+C), or find what holds the port with \`ss -ltnp 'sport = :${port}'\` (Linux), ` +
         `\`lsof -nP -iTCP:${port} -sTCP:LISTEN\` (macOS) or \`netstat -ano | findstr :${port}\` (Windows). ` +
-        `To start on another port anyway, pass --port N: animals queued at ${originAt(port)} stay there until ` +
+        `To start on another port anyway, pass --port N: animals queued at ${origin} stay there until ` +
         `that address is opened again.`,
     );
   }
 }
 
 /** What to say when a host of this data folder runs at another address than the remembered one. */
-export function otherPortNotice(remembered: number, port: number): string {
+export function otherPortNotice(remembered: RememberedAddress, port: number, site: string): string {
   return (
-    `This run uses ${originAt(port)}, not ${originAt(remembered)}, the usual address of this data folder: ` +
-    `animals queued or saved at ${originAt(remembered)} are not shown here (start without --port to get them).`
+    `This run uses ${originAt(port, site)}, not ${originAt(remembered.port, remembered.site)}, the usual address of ` +
+    `this data folder: animals queued or saved at ${originAt(remembered.port, remembered.site)} are not shown here ` +
+    `(start without --port to get them).`
   );
 }

@@ -1,15 +1,19 @@
 /**
  * Who may use the browser host: whoever opened one of its one-time launch URLs (as Jupyter
- * does). The host prints `http://127.0.0.1:PORT/?launch=<secret>`; the first load trades the
- * secret for a session cookie (`HttpOnly; SameSite=Strict`, host-only, named after the
- * port), and only that session may load the app, call the app API or open the event stream.
- * Nothing a local process can fetch without the secret carries a token. Secrets and
- * session ids are 32 random bytes; only their SHA-256 is kept, so lookups leak no timing
- * about the real values.
+ * does). The host prints `http://<name>.localhost:PORT/?launch=<secret>`; the first load within
+ * two minutes trades the secret for a session cookie (`HttpOnly; SameSite=Strict`, host-only on
+ * the host's own name, so no other server on this computer ever gets it), and only that session
+ * may load the app, call the app API or open the event stream. Nothing a local process can
+ * fetch without the secret carries a token. Secrets and session ids are 32 random bytes; only
+ * their SHA-256 is kept, so lookups leak no timing about the real values.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { type Clock, systemClock } from '../../src/shared/clock';
 import { LAUNCH_PARAM, sessionCookieName } from '../../src/shared/host-protocol';
+
+/** How long a launch link may be opened: long enough to click it, short for one found in a log or a history. */
+export const LAUNCH_LINK_TTL_MS = 2 * 60_000;
 
 const digest = (value: string): string => createHash('sha256').update(value).digest('hex');
 const randomToken = (): string => randomBytes(32).toString('base64url');
@@ -26,24 +30,33 @@ export function readCookie(header: string | undefined, name: string): string | n
 
 export class LaunchSessions {
   readonly cookieName: string;
-  readonly #unusedSecrets = new Set<string>();
+  /** The digest of each secret not used yet, and until when it may be. */
+  readonly #unusedSecrets = new Map<string, number>();
   readonly #sessions = new Set<string>();
 
-  constructor(port: number) {
+  constructor(
+    port: number,
+    private readonly clock: Pick<Clock, 'now'> = systemClock,
+  ) {
     this.cookieName = sessionCookieName(port);
   }
 
-  /** A fresh one-time launch URL on `origin` (e.g. `http://127.0.0.1:4321`). */
+  /** A fresh one-time launch URL on `origin` (e.g. `http://ad-….localhost:4321`), good for two minutes. */
   createLaunchUrl(origin: string): string {
     const secret = randomToken();
-    this.#unusedSecrets.add(digest(secret));
+    const now = this.clock.now();
+    for (const [hashed, until] of this.#unusedSecrets) if (until <= now) this.#unusedSecrets.delete(hashed);
+    this.#unusedSecrets.set(digest(secret), now + LAUNCH_LINK_TTL_MS);
     return `${origin}/?${LAUNCH_PARAM}=${secret}`;
   }
 
-  /** Uses up `secret`: the new session id, or null when it is unknown or was used. */
+  /** Uses up `secret`: the new session id, or null when it is unknown, was used or is too old. */
   redeem(secret: string): string | null {
     const hashed = digest(secret);
-    if (!this.#unusedSecrets.delete(hashed)) return null;
+    const until = this.#unusedSecrets.get(hashed);
+    if (until === undefined) return null;
+    this.#unusedSecrets.delete(hashed);
+    if (this.clock.now() >= until) return null;
     const session = randomToken();
     this.#sessions.add(digest(session));
     return session;
@@ -74,8 +87,8 @@ export function howToOpenPage(): string {
 <body>
 <h1>Open Adoption Desk from its own link</h1>
 <p>This address only works with the one-time link that Adoption Desk printed when it started
-(it looks like <code>http://127.0.0.1:PORT/?${LAUNCH_PARAM}=…</code>). Each link opens the app once, in one browser,
-and this one is missing or was already used.</p>
+(it looks like <code>http://….localhost:PORT/?${LAUNCH_PARAM}=…</code>). Each link opens the app once, in one browser,
+within two minutes, and this one is missing, was already used or is too old.</p>
 <p>To get a new link: press Enter in the terminal where Adoption Desk is running, or stop it (Ctrl+C) and start it
 again with <code>npm run host</code> (or <code>npm run demo</code>), then open the link it prints.</p>
 </body>

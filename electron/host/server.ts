@@ -14,11 +14,12 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { API_PREFIX, EVENTS_PATH, LAUNCH_PARAM } from '../../src/shared/host-protocol';
+import type { Clock } from '../../src/shared/clock';
 import { err, type Result } from '../../src/shared/result';
 import { BodyTooLarge, readCapped, type Router } from '../core';
 import { createEventStreams, type EventSourceLike } from './event-stream';
 import { howToOpenPage, LaunchSessions } from './launch-session';
-import { checkOrigin, ownHosts } from './request-guard';
+import { checkOrigin, newSiteName, ownHosts } from './request-guard';
 import { SECURITY_HEADERS, sendHtml, sendPlain, serveStatic } from './static-files';
 
 /** The largest request body the host reads (a channel's JSON input). */
@@ -33,15 +34,24 @@ export interface BrowserHostOptions {
   port?: number;
   /** Loopback only; default 127.0.0.1. */
   host?: string;
+  /**
+   * The host's own name, a DNS label: the app is at `http://<siteName>.localhost:PORT` (browsers
+   * resolve `*.localhost` to loopback), so its session cookie belongs to that name alone and no
+   * other server on 127.0.0.1 is sent it. Default: a new random one (host-port.ts remembers one
+   * per data folder).
+   */
+  siteName?: string;
+  /** Launch links expire on this clock (tests use a fake one). */
+  clock?: Pick<Clock, 'now'>;
   heartbeatMs?: number;
   logError?: (message: string) => void;
 }
 
 export interface BrowserHost {
-  /** The host's origin URL, e.g. `http://127.0.0.1:43121/` (refused without a session). */
+  /** The host's origin URL, e.g. `http://ad-3k8x….localhost:43121/` (refused without a session). */
   readonly url: string;
   readonly port: number;
-  /** A fresh one-time launch URL, e.g. `http://127.0.0.1:43121/?launch=…`: print it or open it. */
+  /** A fresh one-time launch URL (two minutes, once), e.g. `http://ad-….localhost:43121/?launch=…`. */
   createLaunchUrl(): string;
   stop(): Promise<void>;
 }
@@ -150,10 +160,10 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     });
   });
   const port = (server.address() as AddressInfo).port;
-  allowedHosts = ownHosts(bindHost === 'localhost' ? '127.0.0.1' : bindHost, port);
-  sessions = new LaunchSessions(port);
-  const urlHost = bindHost === '::1' ? '[::1]' : bindHost === 'localhost' ? '127.0.0.1' : bindHost;
-  const origin = `http://${urlHost}:${port}`;
+  const site = `${options.siteName ?? newSiteName()}.localhost`;
+  allowedHosts = ownHosts(site, port);
+  sessions = new LaunchSessions(port, options.clock);
+  const origin = `http://${site}:${port}`;
 
   return {
     url: `${origin}/`,

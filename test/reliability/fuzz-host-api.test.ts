@@ -30,7 +30,7 @@ interface Reply {
 
 function post(path: string, body: string | Buffer, headers: Record<string, string> = {}): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const own = `127.0.0.1:${host.port}`;
+    const own = new URL(host.url).host;
     const req = httpRequest(
       {
         agent,

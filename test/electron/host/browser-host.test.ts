@@ -9,7 +9,7 @@ import { type BrowserHost, CONTENT_SECURITY_POLICY, startBrowserHost } from '../
 import { ok } from '../../../src/shared/result';
 import { openSession, send } from './host-http';
 
-const own = (host: BrowserHost) => `127.0.0.1:${host.port}`;
+const own = (host: BrowserHost) => new URL(host.url).host;
 let session = '';
 const apiCall = (host: BrowserHost, channel: string, body: unknown, headers: Record<string, string> = {}) =>
   send(host, `/api/${channel}`, {
@@ -31,7 +31,7 @@ function collectEvents(
 ): Promise<{ id: string; event: string; data: unknown }[]> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: '127.0.0.1', port: host.port, path: '/events', headers: { Cookie: session } },
+      { host: '127.0.0.1', port: host.port, path: '/events', headers: { Host: own(host), Cookie: session } },
       (res) => {
         expect(res.headers['content-type']).toMatch(/^text\/event-stream/);
         let buffer = '';
@@ -103,8 +103,8 @@ describe('browser host', () => {
     rmSync(rendererDir, { recursive: true, force: true });
   });
 
-  it('listens on 127.0.0.1', () => {
-    expect(host.url).toBe(`http://127.0.0.1:${host.port}/`);
+  it('listens on 127.0.0.1, at a name of its own under .localhost', () => {
+    expect(host.url).toMatch(new RegExp(`^http://ad-[a-z0-9]{16}\\.localhost:${host.port}/$`));
   });
 
   it('answers an API call with the router result envelope', async () => {
@@ -133,7 +133,7 @@ describe('browser host', () => {
   });
 
   it('refuses any request with a foreign Host (DNS rebinding), even the page itself', async () => {
-    for (const hostHeader of ['evil.example', `evil.example:${host.port}`, '127.0.0.1:1']) {
+    for (const hostHeader of ['evil.example', `evil.example:${host.port}`, '127.0.0.1:1', `127.0.0.1:${host.port}`]) {
       expect((await apiCall(host, 'hasKey', {}, { Host: hostHeader })).status).toBe(403);
       const page = await send(host, '/', { headers: { Host: hostHeader, Cookie: session } });
       expect(page.status).toBe(403);
@@ -141,14 +141,15 @@ describe('browser host', () => {
     expect(calls).toEqual([]);
   });
 
-  it('accepts localhost:<port> as its own host', async () => {
+  it('answers at its own name only: localhost:<port> is another site a cookie would be shared with', async () => {
     const reply = await apiCall(
       host,
       'hasKey',
       {},
       { Host: `localhost:${host.port}`, Origin: `http://localhost:${host.port}` },
     );
-    expect(reply.status).toBe(200);
+    expect(reply.status).toBe(403);
+    expect(calls).toEqual([]);
   });
 
   it('refuses the event stream without the session', async () => {

@@ -19,7 +19,12 @@ export interface SendInit {
   agent?: Agent;
 }
 
-export function send(host: Pick<BrowserHost, 'port'>, path: string, init: SendInit = {}): Promise<Reply> {
+/**
+ * Sends a request to the host over 127.0.0.1, with the host's own name in `Host` (a browser
+ * resolves `<name>.localhost` to loopback by itself; Node's resolver may not) unless the test
+ * gives another.
+ */
+export function send(host: Pick<BrowserHost, 'port' | 'url'>, path: string, init: SendInit = {}): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
       {
@@ -27,7 +32,7 @@ export function send(host: Pick<BrowserHost, 'port'>, path: string, init: SendIn
         port: host.port,
         path,
         method: init.method ?? 'GET',
-        headers: init.headers,
+        headers: { Host: new URL(host.url).host, ...init.headers },
         ...(init.agent ? { agent: init.agent } : {}),
       },
       (res) => {

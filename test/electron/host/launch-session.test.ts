@@ -13,13 +13,15 @@ import { createEventBus } from '../../../electron/core/api/event-bus';
 import type { Router } from '../../../electron/core/api/router';
 import { type BrowserHost, startBrowserHost } from '../../../electron/host';
 import { ok } from '../../../src/shared/result';
+import { FakeClock } from '../../support/fake-clock';
 import { openSession, pathOf, send } from './host-http';
 
 describe('browser host launch and session', () => {
   let rendererDir: string;
   let calls: string[];
   let host: BrowserHost;
-  const own = () => `127.0.0.1:${host.port}`;
+  let clock: FakeClock;
+  const own = () => new URL(host.url).host;
   const apiCall = (cookie: string | null, headers: Record<string, string> = {}) =>
     send(host, '/api/hasKey', {
       method: 'POST',
@@ -47,7 +49,8 @@ describe('browser host launch and session', () => {
         return ok({ echoed: channel });
       },
     };
-    host = await startBrowserHost({ router, events: createEventBus(), rendererDir, logError: () => {} });
+    clock = new FakeClock();
+    host = await startBrowserHost({ router, events: createEventBus(), rendererDir, logError: () => {}, clock });
   });
 
   afterEach(async () => {
@@ -59,9 +62,36 @@ describe('browser host launch and session', () => {
     const first = new URL(host.createLaunchUrl());
     const second = new URL(host.createLaunchUrl());
     expect(first.origin).toBe(new URL(host.url).origin);
-    expect(host.url).toBe(`http://127.0.0.1:${host.port}/`);
+    expect(host.url).toMatch(new RegExp(`^http://[a-z0-9]+(-[a-z0-9]+)*\\.localhost:${host.port}/$`));
     expect(first.searchParams.get('launch')).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(first.searchParams.get('launch')).not.toBe(second.searchParams.get('launch'));
+  });
+
+  it('lives at a name of its own under .localhost: its cookie goes to no other server on this computer', async () => {
+    const reply = await send(host, pathOf(host.createLaunchUrl()));
+    expect(reply.status).toBe(303);
+    const cookie = reply.headers['set-cookie']?.[0] ?? '';
+    // host-only: no Domain, so the browser sends it back to this name alone, never to 127.0.0.1
+    expect(cookie).not.toMatch(/domain=/i);
+    const session = cookie.split(';')[0] ?? '';
+    for (const other of [`127.0.0.1:${host.port}`, `localhost:${host.port}`, `other.localhost:${host.port}`]) {
+      const refused = await send(host, '/', { headers: { Host: other, Cookie: session } });
+      expect(refused.status, other).toBe(403);
+      expect(refused.body).toContain('Forbidden: foreign Host');
+    }
+    expect((await send(host, '/', { headers: { Cookie: session } })).status).toBe(200);
+  });
+
+  it('takes a launch link for two minutes and once', async () => {
+    const late = host.createLaunchUrl();
+    const inTime = host.createLaunchUrl();
+    clock.advance(2 * 60_000 - 1);
+    expect((await send(host, pathOf(inTime))).status).toBe(303);
+    expect((await send(host, pathOf(inTime))).status).toBe(403);
+    clock.advance(1);
+    const expired = await send(host, pathOf(late));
+    expect(expired.status).toBe(403);
+    expect(expired.body).toContain('Open Adoption Desk from its own link');
   });
 
   it('refuses GET / without the launch secret with a page that says how to open the app', async () => {

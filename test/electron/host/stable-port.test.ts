@@ -1,8 +1,9 @@
 /**
  * The browser host keeps one origin per data folder (issue 14, item 4): IndexedDB is per
- * origin, so a host restarted on another port would show an empty queue. It remembers its
- * port in the data folder and reuses it; when that port is taken it says so (which port,
- * where the queue is, how to free it) instead of starting on another origin.
+ * origin, so a host restarted at another address would show an empty queue. It remembers its
+ * port and its own name (issue 22: `<name>.localhost`) in the data folder and reuses them; when
+ * that port is taken it says so (which port, where the queue is, how to free it) instead of
+ * starting on another origin.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
@@ -47,12 +48,22 @@ describe('browser host port per data folder', () => {
   it('remembers the port it first got in the data folder and starts on it again', async () => {
     const first = await start();
     const port = first.host.port;
-    expect(JSON.parse(readFileSync(join(dataDir, HOST_PORT_FILE), 'utf8'))).toEqual({ version: 1, port });
+    const site = new URL(first.host.url).hostname.replace(/\.localhost$/, '');
+    expect(site).toMatch(/^ad-[a-z0-9]{16}$/);
+    expect(JSON.parse(readFileSync(join(dataDir, HOST_PORT_FILE), 'utf8'))).toEqual({ version: 2, port, site });
     await first.stop();
     running.length = 0;
     const second = await start();
     expect(second.host.port).toBe(port);
     expect(second.host.url).toBe(first.host.url);
+    // another data folder, another name: no cookie or storage shared between them
+    const elsewhere = await startAppOnHost({
+      dataDir: join(dataDir, 'other'),
+      secretStore: new MemorySecretStore(),
+      stablePort: true,
+      logError: () => {},
+    }).then((app) => (running.push(app), app));
+    expect(new URL(elsewhere.host.url).hostname).not.toBe(new URL(first.host.url).hostname);
   });
 
   it('refuses to start on another origin when its port is taken, and says which, where the queue is and how to free it', async () => {
@@ -66,7 +77,7 @@ describe('browser host port per data folder', () => {
       (error: unknown) => error as Error,
     );
     expect(failure?.message).toContain(`Port ${port}`);
-    expect(failure?.message).toContain(`http://127.0.0.1:${port}`);
+    expect(failure?.message).toContain(new URL(first.host.url).origin);
     expect(failure?.message).toContain(dataDir);
     expect(failure?.message).toMatch(/queue/);
     expect(failure?.message).toMatch(/ss -ltnp|lsof/);
@@ -80,16 +91,29 @@ describe('browser host port per data folder', () => {
     running.length = 0;
     const other = await start(0);
     expect(other.host.port).not.toBe(port);
-    expect(other.notice).toContain(`http://127.0.0.1:${port}`);
-    expect(JSON.parse(readFileSync(join(dataDir, HOST_PORT_FILE), 'utf8'))).toEqual({ version: 1, port });
+    expect(other.notice).toContain(new URL(first.host.url).origin);
+    expect(JSON.parse(readFileSync(join(dataDir, HOST_PORT_FILE), 'utf8'))).toMatchObject({ version: 2, port });
   });
 
   it('ignores an unreadable port file and writes a good one', async () => {
     writeFileSync(join(dataDir, HOST_PORT_FILE), '{"version":1,"port":"x"}');
     const app = await start();
     expect(JSON.parse(readFileSync(join(dataDir, HOST_PORT_FILE), 'utf8'))).toEqual({
-      version: 1,
+      version: 2,
       port: app.host.port,
+      site: new URL(app.host.url).hostname.replace(/\.localhost$/, ''),
     });
+  });
+
+  it('keeps the port of a file from before names, and gives the data folder a name from now on', async () => {
+    const blocker = await occupy(0);
+    const address = blocker.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    await new Promise((done) => blocker.close(done));
+    blockers.length = 0;
+    writeFileSync(join(dataDir, HOST_PORT_FILE), JSON.stringify({ version: 1, port }));
+    const app = await start();
+    expect(app.host.port).toBe(port);
+    expect(JSON.parse(readFileSync(join(dataDir, HOST_PORT_FILE), 'utf8'))).toMatchObject({ version: 2, port });
   });
 });
