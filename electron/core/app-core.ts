@@ -4,7 +4,6 @@
  * that serves every channel of the contract. Events (governor snapshots, connectivity,
  * profile changes) go out through `events`.
  */
-import { join } from 'node:path';
 import type { ChannelOutput } from '../../src/shared/api';
 import { type Clock, systemClock } from '../../src/shared/clock';
 import type { Profile } from '../../src/shared/profile';
@@ -19,7 +18,7 @@ import {
   Scrubber,
   type SecretStore,
 } from './keys';
-import { ProfileStore } from './profiles';
+import { type BuiltInSource, ProfileStore } from './profiles';
 import { RateLimitGovernor } from './rate-limit';
 import { ConnectivityTracker, createServiceClient, DiagnosticsLog, type ServiceClientOptions } from './service';
 import { SafetyCopy, type JournalFs } from './safety-copy';
@@ -30,8 +29,12 @@ export interface AppCoreOptions {
   /** The app's data folder (profiles.json lives there). */
   dataDir: string;
   secretStore: SecretStore;
-  /** Folder holding `profiles.json` with the organisation's built-in addresses. */
-  resourcesDir: string;
+  /**
+   * Where the Production and Staging addresses come from: in the installed app the organisation's
+   * settings (managed-settings: policies, a checked machine-wide file, or the packaged file);
+   * elsewhere `{ file: <resources>/profiles.json }`.
+   */
+  builtIns: BuiltInSource;
   /** The Local demo profile's address (default http://127.0.0.1:4010/v1). */
   localDemoUrl?: string;
   clock?: Clock;
@@ -94,7 +97,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   const events: EventBus = { ...bus, emit: (event, payload) => bus.emit(event, scrubber.value(payload)) };
   const profiles = await ProfileStore.open({
     dataDir: options.dataDir,
-    builtIns: { file: join(options.resourcesDir, 'profiles.json') },
+    builtIns: options.builtIns,
     ...(options.localDemoUrl ? { localDemoUrl: options.localDemoUrl } : {}),
   });
   const keys = new KeyService(options.secretStore, {

@@ -7,6 +7,16 @@ export { createAppCore, type AppCore, type AppCoreOptions } from './app-core';
 export type { EventBus, Router } from './api';
 export { CONTENT_SECURITY_POLICY } from './content-security-policy';
 export { defaultDataDir, nodeSettingsFs, writeFileAtomic } from './data-folder';
+export {
+  MAC_POLICY_DOMAIN,
+  machineSettingsFile,
+  organisationSettings,
+  POLICY_DEFINITIONS,
+  POLICY_NAMES,
+  type PolicyValues,
+  WINDOWS_POLICY_KEY,
+} from './managed-settings';
+export type { BuiltInSource } from './profiles';
 export { BodyTooLarge, chromiumProxyResolver, envProxyResolver, type ProxyResolver, readCapped } from './http';
 export {
   DEFAULT_KEYCHAIN_SERVICE,

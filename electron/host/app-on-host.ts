@@ -13,8 +13,9 @@ import { type BrowserHost, startBrowserHost } from './server';
 
 export const PROJECT_RESOURCES_DIR = join(import.meta.dirname, '../../resources');
 
-export interface AppOnHostOptions extends Omit<AppCoreOptions, 'fetch' | 'resourcesDir'> {
+export interface AppOnHostOptions extends Omit<AppCoreOptions, 'fetch' | 'builtIns'> {
   fetch?: typeof fetch;
+  /** The folder whose `profiles.json` holds Production and Staging (default: the project's `resources/`). */
   resourcesDir?: string;
   /** The built renderer (default `out/renderer`). */
   rendererDir?: string;
@@ -41,7 +42,8 @@ export async function startAppOnHost(options: AppOnHostOptions): Promise<AppOnHo
   const siteName = remembered?.site ?? newSiteName();
   // The organisation's proxy as HTTPS_PROXY / HTTP_PROXY / NO_PROXY say (as curl reads them).
   const proxy = coreOptions.proxy ?? envProxyResolver(process.env);
-  const core = await createAppCore({ ...coreOptions, proxy, fetch, resourcesDir });
+  const builtIns = { file: join(resourcesDir, 'profiles.json') };
+  const core = await createAppCore({ ...coreOptions, proxy, fetch, builtIns });
   let host: BrowserHost;
   try {
     host = await startBrowserHost({

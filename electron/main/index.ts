@@ -13,10 +13,10 @@
  * Node's roots are not the system's; system-certificates.ts adds the system's roots.
  */
 import { app, session } from 'electron';
-import { existsSync } from 'node:fs';
 import tls from 'node:tls';
-import { chromiumProxyResolver, createAppCore, openOsKeychain } from '../core';
+import { chromiumProxyResolver, createAppCore, openOsKeychain, organisationSettings } from '../core';
 import { startMainProcess } from './main-process';
+import { readPolicyStore } from './policy-store';
 import { startupSettings } from './startup-settings';
 import { trustSystemCertificates } from './system-certificates';
 
@@ -26,7 +26,6 @@ const settings = startupSettings({
   platform: process.platform,
   appPath: app.getAppPath(),
   resourcesPath: process.resourcesPath,
-  fileExists: existsSync,
 });
 // Tests (and the e2e project) give the app its own data folder; a packaged app never.
 if (settings.userDataDir) app.setPath('userData', settings.userDataDir);
@@ -41,7 +40,15 @@ startMainProcess({
       fetch: (input, init) => globalThis.fetch(input, init),
       dataDir: userDataDir,
       secretStore: await openOsKeychain(settings.keychainService),
-      resourcesDir: settings.profilesDir,
+      // The installed app: the organisation's policies first (managed-settings), read once at start.
+      builtIns: settings.managed
+        ? await organisationSettings({
+            platform: process.platform,
+            env: process.env,
+            packagedFile: settings.profilesFile,
+            readPolicyStore: () => readPolicyStore(process.platform),
+          })
+        : { file: settings.profilesFile },
       // The system's proxy settings and PAC scripts, as Chromium resolves them for each address
       // (docs/api/session.md: `ses.resolveProxy(url)` resolves with "PROXY host:port; DIRECT" …).
       proxy: chromiumProxyResolver((url) => session.defaultSession.resolveProxy(url)),

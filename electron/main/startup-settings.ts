@@ -1,14 +1,11 @@
 /**
  * What the main process starts with: the development overrides from the environment (only
  * when not packaged: a packaged app on a staff laptop never takes its data folder, keychain
- * entry, Local demo address or page from environment variables) and the folder whose
- * `profiles.json` holds the organisation's Production and Staging addresses.
- *
- * Where IT puts `profiles.json` on each OS (a machine-wide place an ordinary user cannot
- * write, read before the copy packaged in the app's resources):
- * - Linux: `/etc/adoption-desk/profiles.json`
- * - macOS: `/Library/Application Support/Adoption Desk/profiles.json`
- * - Windows: `%ProgramData%\Adoption Desk\profiles.json` (usually `C:\ProgramData\…`)
+ * entry, Local demo address or page from environment variables) and where the Production and
+ * Staging addresses come from: in the installed app the organisation's managed settings
+ * (electron/core/managed-settings: the OS policy store, then a machine-wide file only
+ * administrators could have written, then the packaged `profiles.json`); from the repository,
+ * `resources/profiles.json` alone.
  */
 import { posix, win32 } from 'node:path';
 
@@ -23,8 +20,10 @@ export interface StartupSettings {
   localDemoUrl?: string;
   /** electron-vite's dev server, never when packaged. */
   devServerUrl?: string;
-  /** The folder holding the `profiles.json` the app reads. */
-  profilesDir: string;
+  /** The `profiles.json` packed with the app (packaged) or the repository's `resources/profiles.json`. */
+  profilesFile: string;
+  /** True in the installed app: the organisation's managed settings come first. */
+  managed: boolean;
 }
 
 export interface StartupContext {
@@ -35,14 +34,6 @@ export interface StartupContext {
   appPath: string;
   /** `process.resourcesPath` when packaged (where `extraResources` put profiles.json). */
   resourcesPath: string;
-  fileExists(path: string): boolean;
-}
-
-/** The machine-wide folder where IT puts `profiles.json` on `platform`. */
-export function organisationProfilesDir(platform: NodeJS.Platform, env: NodeJS.ProcessEnv): string {
-  if (platform === 'win32') return win32.join(env.ProgramData || 'C:\\ProgramData', 'Adoption Desk');
-  if (platform === 'darwin') return posix.join('/Library', 'Application Support', 'Adoption Desk');
-  return '/etc/adoption-desk';
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
@@ -60,9 +51,11 @@ export function startupSettings(context: StartupContext): StartupSettings {
       devServerUrl: nonEmpty(env.ELECTRON_RENDERER_URL),
     };
     const defined = Object.entries(overrides).filter(([, value]) => value !== undefined);
-    return { ...Object.fromEntries(defined), profilesDir: path.join(context.appPath, 'resources') };
+    return {
+      ...Object.fromEntries(defined),
+      profilesFile: path.join(context.appPath, 'resources', PROFILES_FILE),
+      managed: false,
+    };
   }
-  const organisation = organisationProfilesDir(context.platform, context.env);
-  const profilesDir = context.fileExists(path.join(organisation, PROFILES_FILE)) ? organisation : context.resourcesPath;
-  return { profilesDir };
+  return { profilesFile: path.join(context.resourcesPath, PROFILES_FILE), managed: true };
 }

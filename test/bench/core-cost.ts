@@ -51,7 +51,7 @@ export async function benchCoreCost(): Promise<BenchResult> {
     fetch: globalThis.fetch,
     dataDir,
     secretStore,
-    resourcesDir: join(ROOT, 'resources'),
+    builtIns: { file: join(ROOT, 'resources', 'profiles.json') },
     localDemoUrl: service.url,
   });
   try {

@@ -35,7 +35,7 @@ async function appCoreClient(target: DrainTarget): Promise<StormClient & { dispo
     fetch: globalThis.fetch,
     dataDir,
     secretStore: new MemorySecretStore(),
-    resourcesDir: RESOURCES,
+    builtIns: { file: join(RESOURCES, 'profiles.json') },
     localDemoUrl: target.url,
     logError: () => undefined,
   });

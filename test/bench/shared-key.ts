@@ -39,7 +39,7 @@ async function drainAppCore(target: DrainTarget, creations: readonly Creation[])
     fetch: globalThis.fetch,
     dataDir,
     secretStore: new MemorySecretStore(),
-    resourcesDir: RESOURCES,
+    builtIns: { file: join(RESOURCES, 'profiles.json') },
     localDemoUrl: target.url,
     logError: () => undefined,
   });

@@ -25,11 +25,11 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AppCore, AppCoreOptions } from '../../electron/core/app-core';
+import type { AppCore } from '../../electron/core/app-core';
 import { storeBoundKey } from '../../electron/core/keys/bound-key';
 import { openOsKeychain } from '../../electron/core/keys/os-keychain';
 import type { SecretStore } from '../../electron/core/keys/secret-store';
-import { type BrowserHost, startAppOnHost } from '../../electron/host';
+import { type AppOnHostOptions, type BrowserHost, startAppOnHost } from '../../electron/host';
 import { type RunningService, type ServiceOptions, startService } from '../service/index';
 import { e2eOutDir } from './support/global-setup';
 
@@ -69,7 +69,7 @@ export interface E2eApp {
 }
 
 /** Extra options of the in-process app core (e.g. shorter HTTP timeouts, another resources folder, a full disk). */
-export type E2eCoreOptions = Partial<Pick<AppCoreOptions, 'http' | 'resourcesDir' | 'journalFs' | 'proxy'>>;
+export type E2eCoreOptions = Partial<Pick<AppOnHostOptions, 'http' | 'resourcesDir' | 'journalFs' | 'proxy'>>;
 
 interface Fixtures {
   serviceOptions: E2eServiceOptions;

@@ -17,6 +17,7 @@ import { getRawHeader, listPackage } from '@electron/asar';
 import { FuseState, FuseV1Options, getCurrentFuseWire } from '@electron/fuses';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { POLICY_WATCHER_ADDON } from '../../electron/main/policy-store';
 import { makeStandInElectronDist, makeStandInElectronMacDist } from '../../scripts/packaging/stand-in-electron';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -121,8 +122,8 @@ describe('the Linux package (electron-builder --linux --dir)', () => {
     expect(outside).toEqual([]);
     expect(list.filter((e) => /\.(map|ts|tsx|svelte)$/.test(e))).toEqual([]);
     expect(list.filter((e) => /^\/out\/(e2e|bench)/.test(e))).toEqual([]);
-    const modules = new Set(list.map((e) => /^\/node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(e)?.[1]).filter(Boolean));
-    expect([...modules]).toEqual(['keytar']);
+    const modules = new Set(list.map((e) => /^\/node_modules\/((?:@[^/]+\/)?[^/@]+)/.exec(e)?.[1]).filter(Boolean));
+    expect([...modules].sort()).toEqual(['@vscode/policy-watcher', 'keytar']);
     for (const dev of Object.keys(pkg.devDependencies)) expect(modules.has(dev), dev).toBe(false);
   });
 
@@ -142,6 +143,9 @@ describe('the Linux package (electron-builder --linux --dir)', () => {
     );
     expect(external).toEqual(['keytar']);
     for (const name of external) expect(entries()).toContain(`/node_modules/${name}/package.json`);
+    // Loaded by a name the pattern above cannot see: the policy watcher's addon (electron/main/policy-store.ts).
+    expect(main).toContain(JSON.stringify(POLICY_WATCHER_ADDON));
+    expect(entries()).toContain(`/node_modules/${POLICY_WATCHER_ADDON}`);
   });
 
   it('unpacks keytar.node (native code cannot load from inside an asar)', () => {
@@ -149,6 +153,13 @@ describe('the Linux package (electron-builder --linux --dir)', () => {
     expect(readFileSync(unpacked).subarray(0, 4)).toEqual(Buffer.from([0x7f, 0x45, 0x4c, 0x46])); // ELF
     expect(readFileSync(unpacked)).toEqual(readFileSync(join(ROOT, 'node_modules/keytar/build/Release/keytar.node')));
     expect(pkg.dependencies.keytar).toBeDefined();
+  });
+
+  it('unpacks the policy watcher’s addon beside app.asar, as built for this system', () => {
+    const addon = 'node_modules/@vscode/policy-watcher/build/Release/vscode-policy-watcher.node';
+    const unpacked = join(LINUX, 'resources/app.asar.unpacked', addon);
+    expect(readFileSync(unpacked)).toEqual(readFileSync(join(ROOT, addon)));
+    expect(pkg.dependencies['@vscode/policy-watcher']).toBeDefined();
   });
 
   it('puts the organisation profiles.json in resources/', () => {

@@ -1,7 +1,8 @@
 /**
  * The built-in profiles: Production and Staging, whose addresses come from
- * `resources/profiles.json` (set by the organisation when packaging, and then read-only for
- * staff; null means "not configured", and staff may set it), and Local demo for the local
+ * the organisation's settings (core/managed-settings: its policies, a machine-wide file, or
+ * `resources/profiles.json` packed with the app), read-only for staff where set (null means
+ * "not configured", and staff may set it), and Local demo for the local
  * service. A broken resources file never crashes
  * the app: the affected profiles are "not configured" and a problem sentence explains why.
  */
@@ -22,8 +23,16 @@ export const BuiltInSettings = z.object({
 });
 export type BuiltInSettings = z.infer<typeof BuiltInSettings>;
 
-/** Where the built-in settings come from: the resources file, or its already-parsed contents. */
-export type BuiltInSource = { file: string } | { settings: unknown };
+/**
+ * Where the built-in settings come from: a file, its text, or settings already read (policies);
+ * `name` says which in staff's words ("The packaged profile settings (resources/profiles.json)"
+ * by default), and `problems` are sentences about sources refused on the way
+ * (core/managed-settings).
+ */
+export type BuiltInSource = ({ file: string } | { text: string } | { settings: unknown }) & {
+  name?: string;
+  problems?: readonly string[];
+};
 
 export interface BuiltInProfiles {
   /** Production, Staging, Local demo, in that order. */
@@ -32,7 +41,7 @@ export interface BuiltInProfiles {
   problems: string[];
 }
 
-const RESOURCES_NAME = 'The packaged profile settings (resources/profiles.json)';
+const DEFAULT_NAME = 'The packaged profile settings (resources/profiles.json)';
 
 function builtIn(id: BuiltInId, baseUrl: string | null): Profile {
   // An address the organisation set is theirs: staff see it read-only and cannot change it.
@@ -47,20 +56,28 @@ function builtIn(id: BuiltInId, baseUrl: string | null): Profile {
   }
 }
 
-async function readSettings(source: BuiltInSource, fs: SettingsFs): Promise<{ value: unknown } | { problem: string }> {
+async function readSettings(
+  source: BuiltInSource,
+  name: string,
+  fs: SettingsFs,
+): Promise<{ value: unknown } | { problem: string }> {
   if ('settings' in source) return { value: source.settings };
   let text: string;
-  try {
-    text = await fs.readFile(source.file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return { value: { version: 1, production: { baseUrl: null }, staging: { baseUrl: null } } };
-    return { problem: `${RESOURCES_NAME} could not be read (${code ?? 'unknown error'}).` };
+  if ('text' in source) text = source.text;
+  else {
+    try {
+      text = await fs.readFile(source.file, 'utf8');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT')
+        return { value: { version: 1, production: { baseUrl: null }, staging: { baseUrl: null } } };
+      return { problem: `${name} could not be read (${code ?? 'unknown error'}).` };
+    }
   }
   try {
     return { value: JSON.parse(text) as unknown };
   } catch {
-    return { problem: `${RESOURCES_NAME} are not valid JSON.` };
+    return { problem: `${name} are not valid JSON.` };
   }
 }
 
@@ -68,24 +85,22 @@ export async function loadBuiltInProfiles(
   source: BuiltInSource,
   options: { localDemoUrl?: string; fs?: SettingsFs } = {},
 ): Promise<BuiltInProfiles> {
-  const problems: string[] = [];
-  const read = await readSettings(source, options.fs ?? nodeSettingsFs);
+  const name = source.name ?? DEFAULT_NAME;
+  const problems: string[] = [...(source.problems ?? [])];
+  const read = await readSettings(source, name, options.fs ?? nodeSettingsFs);
   let settings: BuiltInSettings = { version: 1, production: { baseUrl: null }, staging: { baseUrl: null } };
   if ('problem' in read) {
     problems.push(`${read.problem} Production and Staging are shown as not configured.`);
   } else {
     const parsed = BuiltInSettings.safeParse(read.value);
     if (parsed.success) settings = parsed.data;
-    else
-      problems.push(
-        `${RESOURCES_NAME} are not in the expected form; Production and Staging are shown as not configured.`,
-      );
+    else problems.push(`${name} are not in the expected form; Production and Staging are shown as not configured.`);
   }
   const address = (label: string, raw: string | null): string | null => {
     if (raw === null) return null;
     const result = normaliseBaseUrl(raw);
     if (result.ok) return result.url;
-    problems.push(`${RESOURCES_NAME}: the ${label} address ${result.message}, so ${label} is shown as not configured.`);
+    problems.push(`${name}: the ${label} address ${result.message}, so ${label} is shown as not configured.`);
     return null;
   };
   let localUrl = DEFAULT_LOCAL_DEMO_URL;

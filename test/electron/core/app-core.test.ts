@@ -24,7 +24,7 @@ describe('app core over the local service', () => {
       fetch: globalThis.fetch,
       dataDir,
       secretStore: new MemorySecretStore(),
-      resourcesDir: RESOURCES,
+      builtIns: { file: join(RESOURCES, 'profiles.json') },
       localDemoUrl: service.url,
       logError: () => {},
     });

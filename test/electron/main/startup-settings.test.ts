@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { organisationProfilesDir, startupSettings } from '../../../electron/main/startup-settings';
+import { startupSettings } from '../../../electron/main/startup-settings';
 
 const OVERRIDES = {
   ADOPTION_USER_DATA_DIR: '/tmp/attacker-data',
@@ -13,7 +13,6 @@ const base = {
   platform: 'linux' as NodeJS.Platform,
   appPath: '/home/dev/adoption-desk',
   resourcesPath: '/opt/Adoption Desk/resources',
-  fileExists: () => false,
 };
 
 describe('startup settings', () => {
@@ -23,38 +22,27 @@ describe('startup settings', () => {
       keychainService: 'attacker service',
       localDemoUrl: 'http://127.0.0.1:9999/v1',
       devServerUrl: 'http://127.0.0.1:5173/',
-      profilesDir: '/home/dev/adoption-desk/resources',
+      profilesFile: '/home/dev/adoption-desk/resources/profiles.json',
+      managed: false,
     });
     expect(startupSettings({ ...base, env: { ADOPTION_USER_DATA_DIR: ' ' }, isPackaged: false })).toEqual({
-      profilesDir: '/home/dev/adoption-desk/resources',
+      profilesFile: '/home/dev/adoption-desk/resources/profiles.json',
+      managed: false,
     });
   });
 
-  it('ignores every environment override when packaged', () => {
-    expect(startupSettings({ ...base, isPackaged: true })).toEqual({ profilesDir: '/opt/Adoption Desk/resources' });
-  });
-
-  it('reads the organisation’s profiles.json from the machine-wide folder when IT put one there', () => {
-    const seen: string[] = [];
-    const fileExists = (path: string) => (seen.push(path), true);
-    expect(startupSettings({ ...base, isPackaged: true, fileExists })).toEqual({ profilesDir: '/etc/adoption-desk' });
-    expect(seen).toEqual(['/etc/adoption-desk/profiles.json']);
+  it('ignores every environment override when packaged, and reads the organisation’s managed settings', () => {
+    expect(startupSettings({ ...base, isPackaged: true })).toEqual({
+      profilesFile: '/opt/Adoption Desk/resources/profiles.json',
+      managed: true,
+    });
     expect(
       startupSettings({
         ...base,
         isPackaged: true,
         platform: 'win32',
-        env: { ProgramData: 'D:\\ProgramData' },
-        fileExists,
+        resourcesPath: 'C:\\Apps\\Adoption Desk\\resources',
       }),
-    ).toEqual({ profilesDir: 'D:\\ProgramData\\Adoption Desk' });
-    expect(seen.at(-1)).toBe('D:\\ProgramData\\Adoption Desk\\profiles.json');
-  });
-
-  it('names one machine-wide folder per OS', () => {
-    expect(organisationProfilesDir('linux', {})).toBe('/etc/adoption-desk');
-    expect(organisationProfilesDir('darwin', {})).toBe('/Library/Application Support/Adoption Desk');
-    expect(organisationProfilesDir('win32', {})).toBe('C:\\ProgramData\\Adoption Desk');
-    expect(organisationProfilesDir('win32', { ProgramData: 'E:\\PD' })).toBe('E:\\PD\\Adoption Desk');
+    ).toEqual({ profilesFile: 'C:\\Apps\\Adoption Desk\\resources\\profiles.json', managed: true });
   });
 });

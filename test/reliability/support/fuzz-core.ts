@@ -42,7 +42,7 @@ export async function startFuzzCore(): Promise<FuzzCore> {
     fetch: instantFetch,
     dataDir,
     secretStore: new MemorySecretStore(),
-    resourcesDir: join(ROOT, 'resources'),
+    builtIns: { file: join(ROOT, 'resources', 'profiles.json') },
     localDemoUrl: 'http://127.0.0.1:9/v1',
     logError: (message) => loggedErrors.push(message),
   });

@@ -82,7 +82,7 @@ describe.skipIf(!hasProxy)('the app core behind a real proxy (tinyproxy)', () =>
       fetch: globalThis.fetch,
       dataDir,
       secretStore,
-      resourcesDir: RESOURCES,
+      builtIns: { file: join(RESOURCES, 'profiles.json') },
       localDemoUrl: baseUrl ?? service.url,
       proxy: envProxyResolver(env),
       http: { headersTimeoutMs: 5000, totalTimeoutMs: 5000 },

@@ -103,7 +103,7 @@ describe('a service that echoes the key', () => {
       fetch: globalThis.fetch,
       dataDir,
       secretStore: new MemorySecretStore(),
-      resourcesDir: RESOURCES,
+      builtIns: { file: join(RESOURCES, 'profiles.json') },
       localDemoUrl: `http://127.0.0.1:${port}/v1`,
       logError: (message) => seen.push(message),
       // its rate headers are echoes, not counts: without this the governor would pace the 45

@@ -45,7 +45,7 @@ describe('a key bound to its origin', () => {
       fetch: globalThis.fetch,
       dataDir,
       secretStore: store,
-      resourcesDir,
+      builtIns: { file: join(resourcesDir, 'profiles.json') },
       localDemoUrl: service.url,
       logError: () => {},
     });

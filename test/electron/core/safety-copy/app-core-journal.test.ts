@@ -51,7 +51,7 @@ describe('the safety copy in the app core', () => {
       fetch: globalThis.fetch,
       dataDir,
       secretStore,
-      resourcesDir: RESOURCES,
+      builtIns: { file: join(RESOURCES, 'profiles.json') },
       localDemoUrl: service.url,
       journalFs,
       logError: (message) => logged.push(message),

@@ -1,0 +1,119 @@
+/**
+ * Where an installed app takes the Production and Staging addresses from: the first of these
+ * that holds settings is used, whole.
+ *
+ * 1. The operating system's policy store (policies.ts): Windows Group Policy (registry), macOS
+ *    managed preferences, Linux `/etc/adoption-desk/policies/`. Windows and macOS are read by
+ *    electron/main with `@vscode/policy-watcher` and handed in as `readPolicyStore`.
+ * 2. The machine-wide `profiles.json` of earlier versions, only where it passes the same checks:
+ *    it and its folder belong to the administrators and no one else may change them. A standard
+ *    user can create `%ProgramData%\Adoption Desk\` and plant a file there; that file is refused
+ *    with a sentence saying why, and never read.
+ * 3. The `profiles.json` packed with the app (resources).
+ */
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { posix, win32 } from 'node:path';
+import { errorMessage } from '../../../src/shared/errors';
+import type { BuiltInSource } from '../profiles';
+import {
+  anyPolicySet,
+  LINUX_POLICY_FOLDER,
+  policyStoreName,
+  type PolicyValues,
+  settingsFromPolicies,
+} from './policies';
+import { readPolicyFolder } from './policy-folder';
+import { type PosixOwnership, readIfAdministrators, ROOT_ONLY } from './posix-ownership';
+import { readWindowsAcl, type WindowsAcl, windowsAclProblem, windowsPowerShell } from './windows-ownership';
+
+export interface OrganisationSettingsOptions {
+  platform: NodeJS.Platform;
+  env: NodeJS.ProcessEnv;
+  /** The `profiles.json` packed with the app. */
+  packagedFile: string;
+  /** Windows and macOS: the values in the policy store (electron/main/policy-store.ts). */
+  readPolicyStore?: () => Promise<PolicyValues>;
+  /** Linux's policy folder (tests use their own). */
+  linuxPolicyFolder?: string;
+  /** The machine-wide `profiles.json` of earlier versions (tests use their own). */
+  machineFile?: string;
+  /** Who may own machine-wide files on Linux and macOS (root; tests add their own uid). */
+  posix?: PosixOwnership;
+  /** Windows: the owner and access rules of a path (tests give recorded ones). */
+  windowsAcl?: (path: string) => Promise<WindowsAcl>;
+  /** Windows: reads the machine file once its checks passed. */
+  readFile?: (path: string) => Promise<string>;
+}
+
+/** The machine-wide `profiles.json` of earlier versions on `platform`. */
+export function machineSettingsFile(platform: NodeJS.Platform, env: NodeJS.ProcessEnv): string {
+  if (platform === 'win32') return win32.join(env.ProgramData || 'C:\\ProgramData', 'Adoption Desk', 'profiles.json');
+  if (platform === 'darwin') return posix.join('/Library/Application Support/Adoption Desk', 'profiles.json');
+  return '/etc/adoption-desk/profiles.json';
+}
+
+const PACKAGED_NAME = 'The packaged profile settings (resources/profiles.json)';
+const REFUSED_TAIL =
+  'Production and Staging are taken from the settings packed with the app instead; your IT department can set ' +
+  'them as a policy (Adoption Desk README, "For IT").';
+
+type MachineRead = { text: string } | { missing: true } | { refused: string };
+
+async function readMachineFile(options: OrganisationSettingsOptions, path: string): Promise<MachineRead> {
+  if (options.platform !== 'win32') {
+    const read = await readIfAdministrators(path, options.posix ?? ROOT_ONLY);
+    if (read.ok) return { text: read.text };
+    return 'refused' in read ? { refused: read.refused } : { missing: true };
+  }
+  if (!existsSync(path)) return { missing: true };
+  const aclOf = options.windowsAcl ?? ((target: string) => readWindowsAcl(target, windowsPowerShell()));
+  try {
+    const problem =
+      windowsAclProblem(win32.dirname(path), await aclOf(win32.dirname(path)), 'folder') ??
+      windowsAclProblem(path, await aclOf(path), 'file');
+    if (problem) return { refused: problem };
+  } catch (error) {
+    return { refused: `its owner could not be checked (${errorMessage(error)})` };
+  }
+  return { text: await (options.readFile ?? ((target: string) => readFile(target, 'utf8')))(path) };
+}
+
+async function readPolicies(
+  options: OrganisationSettingsOptions,
+): Promise<{ values: PolicyValues; problems: string[] }> {
+  if (options.platform === 'linux')
+    return readPolicyFolder(options.linuxPolicyFolder ?? LINUX_POLICY_FOLDER, options.posix ?? ROOT_ONLY);
+  if (!options.readPolicyStore) return { values: {}, problems: [] };
+  try {
+    return { values: await options.readPolicyStore(), problems: [] };
+  } catch (error) {
+    return {
+      values: {},
+      problems: [
+        `Your organisation's policies (${policyStoreName(options.platform)}) could not be read: ${errorMessage(error)}.`,
+      ],
+    };
+  }
+}
+
+/** The source of the built-in addresses, with sentences about anything refused on the way. */
+export async function organisationSettings(options: OrganisationSettingsOptions): Promise<BuiltInSource> {
+  const policies = await readPolicies(options);
+  const problems = [...policies.problems];
+  if (anyPolicySet(policies.values)) {
+    return {
+      settings: settingsFromPolicies(policies.values),
+      name: `Your organisation's policies (${policyStoreName(options.platform)})`,
+      problems,
+    };
+  }
+  const machineFile = options.machineFile ?? machineSettingsFile(options.platform, options.env);
+  const machine = await readMachineFile(options, machineFile).catch((error: unknown): MachineRead => ({
+    refused: `it could not be read (${errorMessage(error)})`,
+  }));
+  if ('text' in machine) return { text: machine.text, name: `The settings in ${machineFile}`, problems };
+  if ('refused' in machine)
+    problems.push(`The settings file ${machineFile} is not used: ${machine.refused}. ${REFUSED_TAIL}`);
+  return { file: options.packagedFile, name: PACKAGED_NAME, problems };
+}

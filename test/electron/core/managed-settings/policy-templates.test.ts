@@ -1,0 +1,106 @@
+/**
+ * The policy templates IT uses (resources/policies/, README "For IT") name exactly the policies
+ * the app reads, at the place it reads them: the ADMX's registry key and value names, the ADML's
+ * strings for each, the configuration profile's payload type (the app's bundle id) and keys, and
+ * the Linux example, which the app's own reader accepts.
+ */
+import { DOMParser } from '@xmldom/xmldom';
+import { chmodSync, copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  MAC_POLICY_DOMAIN,
+  organisationSettings,
+  POLICY_NAMES,
+  WINDOWS_POLICY_KEY,
+} from '../../../../electron/core/managed-settings';
+
+const POLICIES = resolve(import.meta.dirname, '../../../../resources/policies');
+
+/** Parses XML, failing on any error or warning xmldom reports (a file Windows or macOS would reject). */
+function parseXml(file: string): Document {
+  const problems: string[] = [];
+  // xmldom 0.8's option is `errorHandler` (called with warnings, errors and fatal errors).
+  const doc = new DOMParser({
+    errorHandler: (level: string, message: string) => problems.push(`${level}: ${message}`),
+  }).parseFromString(readFileSync(join(POLICIES, file), 'utf8'), 'text/xml');
+  expect(problems, file).toEqual([]);
+  return doc as unknown as Document;
+}
+
+const all = (doc: Document, tag: string): Element[] =>
+  Array.from(doc.getElementsByTagName(tag) as unknown as ArrayLike<Element>);
+
+describe('policy templates', () => {
+  it('the XML check itself refuses a broken file', () => {
+    const problems: string[] = [];
+    new DOMParser({ errorHandler: (level: string) => problems.push(level) }).parseFromString('<a><b></a>', 'text/xml');
+    expect(problems).not.toEqual([]);
+  });
+
+  it('ADMX: one policy per setting, each a text value under the key the app reads', () => {
+    const admx = parseXml('windows/AdoptionDesk.admx');
+    const policies = all(admx, 'policy');
+    expect(policies.map((p) => p.getAttribute('name'))).toEqual(POLICY_NAMES);
+    for (const policy of policies) {
+      expect(policy.getAttribute('key')?.toLowerCase()).toBe(WINDOWS_POLICY_KEY.toLowerCase());
+      // Machine and user: the app reads HKLM, then HKCU (electron/main/policy-store.ts).
+      expect(policy.getAttribute('class')).toBe('Both');
+      const texts = Array.from(policy.getElementsByTagName('text') as unknown as ArrayLike<Element>);
+      expect(texts.map((t) => t.getAttribute('valueName'))).toEqual([policy.getAttribute('name')]);
+    }
+  });
+
+  it('ADML: every string and presentation the ADMX refers to exists', () => {
+    const admx = readFileSync(join(POLICIES, 'windows/AdoptionDesk.admx'), 'utf8');
+    const adml = parseXml('windows/en-US/AdoptionDesk.adml');
+    const strings = new Set(all(adml, 'string').map((s) => s.getAttribute('id')));
+    const presentations = new Set(all(adml, 'presentation').map((p) => p.getAttribute('id')));
+    for (const [, kind, id] of admx.matchAll(/\$\((string|presentation)\.([A-Za-z0-9_]+)\)/g)) {
+      expect((kind === 'string' ? strings : presentations).has(id ?? ''), `${kind}.${id}`).toBe(true);
+    }
+    const textBoxes = all(adml, 'textBox').map((t) => t.getAttribute('refId'));
+    expect(textBoxes).toEqual(POLICY_NAMES);
+  });
+
+  it('configuration profile: a payload for the app’s bundle id with every setting', () => {
+    const profile = parseXml('macos/org.adoption-desk.app.mobileconfig');
+    const inner = all(profile, 'dict')[1];
+    expect(inner).toBeDefined();
+    const keys = Array.from(inner!.childNodes as unknown as ArrayLike<Element>).filter((n) => n.nodeName === 'key');
+    const value = (key: string) => {
+      const at = keys.find((k) => k.textContent === key);
+      let next = at?.nextSibling;
+      while (next && next.nodeType !== 1) next = next.nextSibling;
+      return next?.textContent;
+    };
+    expect(value('PayloadType')).toBe(MAC_POLICY_DOMAIN);
+    for (const name of POLICY_NAMES) expect(value(name), name).toMatch(/^https:\/\//);
+  });
+
+  it('Linux: the example, installed as root would install it, is read by the app', async () => {
+    const base = mkdtempSync(join(tmpdir(), 'adoption-policy-example-'));
+    try {
+      chmodSync(base, 0o755);
+      copyFileSync(join(POLICIES, 'linux/adoption-desk.json'), join(base, 'adoption-desk.json'));
+      chmodSync(join(base, 'adoption-desk.json'), 0o644);
+      const source = await organisationSettings({
+        platform: 'linux',
+        env: {},
+        packagedFile: join(base, 'none.json'),
+        linuxPolicyFolder: base,
+        posix: { trustedUids: [0, process.getuid?.() ?? 0] },
+      });
+      expect(source).toMatchObject({
+        settings: {
+          production: { baseUrl: 'https://adopt.example.org/v1' },
+          staging: { baseUrl: 'https://staging.adopt.example.org/v1' },
+        },
+        problems: [],
+      });
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
+  });
+});
