@@ -1,4 +1,4 @@
-// The system packages the test suite needs, and the one command that installs them.
+// What the test suite needs (a supported Node, the system packages) and the one command that installs each.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
@@ -14,8 +14,20 @@ const CHECKS = [
   { name: 'libsecret (pkg-config libsecret-1)', ok: () => has('pkg-config') && hasLibsecret(), pkg: 'libsecret-1-dev' },
 ];
 
+/** The Node versions the project supports (package.json `engines`): 22.12 or later. */
+export function nodeSupported(version = process.versions.node) {
+  const [major, minor] = version.split('.').map(Number);
+  return major > 22 || (major === 22 && minor >= 12);
+}
+
 /** Returns a message naming what is missing and the exact install command, or null. */
 export function checkPrerequisites() {
+  if (!nodeSupported()) {
+    return [
+      `Node ${process.versions.node} is older than the project supports (22.12 or later).`,
+      'Run with a supported Node: . scripts/use-node.sh && npm ci && npm test',
+    ].join('\n');
+  }
   const missing = CHECKS.filter((check) => !check.ok());
   if (!existsSync('node_modules/.bin/vitest')) {
     return 'The npm packages are not installed. Run: npm ci';

@@ -205,7 +205,7 @@ async function fetchFollowingSameOrigin(
       Authorization: `Bearer ${request.bearerKey}`,
     };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
-    // `cache` is missing from Node 20's RequestInit type; undici accepts it (and has no cache).
+    // `cache` is missing from @types/node's RequestInit; undici accepts it (and has no cache).
     const init: RequestInit & { cache: 'no-store' } = {
       method,
       headers,

@@ -1,0 +1,71 @@
+/**
+ * `. scripts/use-node.sh` (issue 22: the project runs on Node 22.12+, tested on 22 and 24). Sourced
+ * by the README's commands and .ci/run, it keeps a supported Node, and otherwise puts Node 24 LTS
+ * from the npm registry first on PATH, with its headers for native modules. Run with real Nodes:
+ * a stand-in `node` that reports an old version, and the registry's Node (cached in
+ * ~/.cache/adoption-desk/ after the first fetch, as .ci/run leaves it).
+ */
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+// @ts-expect-error -- a plain ESM module of the test runner, without types
+import { nodeSupported as supported } from '../../scripts/lib/prerequisites.mjs';
+
+const nodeSupported = supported as (version: string) => boolean;
+
+const SCRIPT = resolve(import.meta.dirname, '../../scripts/use-node.sh');
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+/** Sources the script in sh with `bin` first on PATH and prints what it left behind. */
+function source(bin: string, env: Record<string, string> = {}) {
+  const result = spawnSync(
+    '/bin/sh',
+    ['-c', `. '${SCRIPT}' && echo "node=$(node --version)" && echo "nodedir=$npm_config_nodedir"`],
+    { env: { HOME: process.env.HOME ?? '/root', PATH: `${bin}:${process.env.PATH}`, ...env }, encoding: 'utf8' },
+  );
+  const value = (key: string) => new RegExp(`^${key}=(.*)$`, 'm').exec(result.stdout)?.[1];
+  return { status: result.status, out: result.stdout + result.stderr, node: value('node'), nodedir: value('nodedir') };
+}
+
+function nodeReporting(version: string): string {
+  const bin = mkdtempSync(join(tmpdir(), 'adoption-use-node-'));
+  dirs.push(bin);
+  // A real node underneath, made to report another version.
+  writeFileSync(
+    join(bin, 'node'),
+    `#!/bin/sh\nif [ "$1" = --version ]; then echo v${version}; exit 0; fi\n` +
+      `exec '${process.execPath}' --import 'data:text/javascript,Object.defineProperty(process.versions,"node",{value:"${version}"})' "$@"\n`,
+  );
+  chmodSync(join(bin, 'node'), 0o755);
+  return bin;
+}
+
+describe('scripts/use-node.sh', () => {
+  it('names the supported Nodes as package.json does', () => {
+    expect(nodeSupported('22.12.0')).toBe(true);
+    expect(nodeSupported('24.21.0')).toBe(true);
+    expect(nodeSupported('22.11.9')).toBe(false);
+    expect(nodeSupported('20.20.2')).toBe(false);
+  });
+
+  it('keeps a supported Node that is already on PATH', () => {
+    const run = source(nodeReporting('22.12.0'), { npm_config_nodedir: '/usr' });
+    expect(run.status, run.out).toBe(0);
+    expect(run.out).toContain('use-node: Node v22.12.0 on PATH is supported');
+    expect(run.node).toBe('v22.12.0');
+    expect(run.nodedir).toBe('/usr');
+  });
+
+  it('puts Node 24 LTS from the npm registry first when the one on PATH is older, with its headers', () => {
+    const run = source(nodeReporting('20.20.2'));
+    expect(run.status, run.out).toBe(0);
+    expect(run.node).toBe('v24.21.0');
+    expect(run.nodedir).toMatch(/\/adoption-desk\/node-24\.21\.0-(x64|arm64)\/node_modules\/node-linux-(x64|arm64)$/);
+    // The headers native modules are built against (keytar, the policy watcher).
+    expect(existsSync(join(run.nodedir ?? '', 'include/node/node_api.h'))).toBe(true);
+    expect(existsSync(join(run.nodedir ?? '', 'bin', 'node'))).toBe(true);
+  });
+});
