@@ -191,7 +191,9 @@ describe.skipIf(!hasProxy)('the app core behind a real proxy (tinyproxy)', () =>
     expect(await list()).toMatchObject({ ok: false, error: { code: 'proxy_auth' } });
   });
 
-  it('a proxy that cannot be reached is named, and nothing was sent', async () => {
+  // The governor retries a refused connection 3 times with full-jitter backoff (ceilings 1, 2, 4 s:
+  // rate-limit/pause-policy.ts), so the answer may take up to 7 s of real time.
+  it('a proxy that cannot be reached is named, and nothing was sent', { timeout: 20_000 }, async () => {
     await startCore({ HTTP_PROXY: 'http://127.0.0.1:1' });
     expect(await list()).toMatchObject({
       ok: false,
