@@ -68,7 +68,9 @@ describe('the way to a service', () => {
 const hasProxy = tinyproxyAvailable();
 if (!hasProxy) console.log('proxy tests skipped: tinyproxy is not installed (apt-get install -y tinyproxy)');
 
-describe.skipIf(!hasProxy)('the app core behind a real proxy (tinyproxy)', () => {
+// A read that gets no answer (a refused connection, a failed TLS handshake) is retried by the governor 3
+// times with full-jitter backoff (ceilings 1, 2, 4 s: rate-limit/pause-policy.ts): up to 7 s of real time.
+describe.skipIf(!hasProxy)('the app core behind a real proxy (tinyproxy)', { timeout: 20_000 }, () => {
   let dataDir: string;
   let service: RunningService;
   let proxy: RunningProxy;
@@ -191,9 +193,7 @@ describe.skipIf(!hasProxy)('the app core behind a real proxy (tinyproxy)', () =>
     expect(await list()).toMatchObject({ ok: false, error: { code: 'proxy_auth' } });
   });
 
-  // The governor retries a refused connection 3 times with full-jitter backoff (ceilings 1, 2, 4 s:
-  // rate-limit/pause-policy.ts), so the answer may take up to 7 s of real time.
-  it('a proxy that cannot be reached is named, and nothing was sent', { timeout: 20_000 }, async () => {
+  it('a proxy that cannot be reached is named, and nothing was sent', async () => {
     await startCore({ HTTP_PROXY: 'http://127.0.0.1:1' });
     expect(await list()).toMatchObject({
       ok: false,
