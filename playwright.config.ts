@@ -1,9 +1,9 @@
 /**
  * End-to-end tests. Run inside a private keyring session (the fixtures use the real OS
  * keychain): `node scripts/with-keyring.mjs npx playwright test`.
- * - `chromium`: the app through the loopback browser host in Debian's Chromium.
- * - `electron`: the same smoke test in Electron, skipped (with a printed reason) where the
- *   Electron binary is not installed.
+ * - `chromium`: the app through the loopback browser host in Debian's Chromium (or the one
+ *   `ADOPTION_CHROMIUM` names).
+ * The same specs in Electron: playwright.electron.config.ts.
  * The global setup builds the app once per run into a temporary folder (see
  * test/e2e/support/global-setup.ts), so parallel runs never clobber `out/`.
  */
@@ -34,15 +34,11 @@ export default defineConfig({
     {
       name: 'chromium',
       // The long soak variants run only with SOAK=1 (npm run test:soak:e2e).
-      testIgnore: ['electron/**', ...(process.env.SOAK ? [] : ['**/*.soak.spec.ts'])],
+      testIgnore: ['electron/**', 'packaged/**', ...(process.env.SOAK ? [] : ['**/*.soak.spec.ts'])],
       use: {
         browserName: 'chromium',
-        launchOptions: { executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS },
+        launchOptions: { executablePath: process.env.ADOPTION_CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_ARGS },
       },
-    },
-    {
-      name: 'electron',
-      testMatch: ['electron/*.spec.ts'],
     },
   ],
 });

@@ -54,9 +54,8 @@ function vitest(title, wrapper, projects, file) {
   }
 }
 
-function playwright(title) {
-  const file = `${RESULTS}/playwright.json`;
-  const ok = run(title, 'node', ['scripts/with-keyring.mjs', 'npx', 'playwright', 'test']);
+function playwright(title, config, file) {
+  const ok = run(title, 'node', ['scripts/with-keyring.mjs', 'npx', 'playwright', 'test', '-c', config]);
   const stats = readJson(file)?.stats;
   if (!stats) {
     totals.failed += 1;
@@ -89,11 +88,14 @@ vitest('unit tests', null, ['node', 'shared', 'renderer'], `${RESULTS}/unit.json
 // `npm run package:check` without its own build (the build gate above just made out/).
 vitest('packaging check', null, ['packaging'], `${RESULTS}/packaging.json`);
 vitest('keychain tests', 'scripts/with-keyring.mjs', ['keychain'], `${RESULTS}/keychain.json`);
-if (existsSync('out/renderer/index.html')) playwright('end-to-end tests');
+if (existsSync('out/renderer/index.html'))
+  playwright('end-to-end tests', 'playwright.config.ts', `${RESULTS}/playwright.json`);
 else {
   totals.failed += 1;
   failures.push('end-to-end tests (no build)');
 }
+// The same specs in Electron: skipped, with the reason printed, where the Electron binary is not installed.
+playwright('end-to-end tests in Electron', 'playwright.electron.config.ts', `${RESULTS}/playwright-electron.json`);
 
 if (failures.length > 0) console.log(`\nFailed: ${failures.join(', ')}`);
 console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);

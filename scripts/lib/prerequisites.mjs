@@ -6,7 +6,11 @@ const has = (command) => spawnSync('sh', ['-c', `command -v ${command}`], { stdi
 const hasLibsecret = () => spawnSync('pkg-config', ['--exists', 'libsecret-1'], { stdio: 'ignore' }).status === 0;
 
 const CHECKS = [
-  { name: 'chromium', ok: () => existsSync('/usr/bin/chromium'), pkg: 'chromium' },
+  {
+    name: 'chromium',
+    ok: () => existsSync(process.env.ADOPTION_CHROMIUM || '/usr/bin/chromium'),
+    pkg: 'chromium',
+  },
   { name: 'dbus-run-session', ok: () => has('dbus-run-session'), pkg: 'dbus' },
   { name: 'gnome-keyring-daemon', ok: () => has('gnome-keyring-daemon'), pkg: 'gnome-keyring' },
   { name: 'nginx', ok: () => existsSync('/usr/sbin/nginx') || has('nginx'), pkg: 'nginx' },

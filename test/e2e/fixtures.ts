@@ -1,5 +1,9 @@
 /**
- * Playwright fixtures for the whole app in Chromium, over the loopback browser host.
+ * Playwright fixtures for the whole app, opened one of two ways (support/app-kind.ts): through
+ * the loopback browser host in Chromium (playwright.config.ts), or as the desktop app in Electron
+ * (playwright.electron.config.ts, where the Electron binary exists; skipped with the reason
+ * printed elsewhere). The specs are the same; a spec about one host only is listed in
+ * `HOST_ONLY_SPECS` or skips itself with `test.skip(APP_KIND === 'electron', …)`.
  *
  * Each test gets, fresh and torn down afterwards:
  * - `dataDir`: an empty app data folder;
@@ -11,16 +15,19 @@
  *   real OS keychain (run the tests inside `node scripts/with-keyring.mjs`), with the
  *   service's key stored for the Local demo profile (`local`), bound to the service's
  *   origin, unless `storeKey` is false;
- * - `host`: the app core + browser host in this worker, Local demo pointed at `service`;
- *   `host.url` is its plain origin URL, `host.launchUrl()` mints a one-time launch URL;
- * - `app`: `page` opened on a launch URL (so the page's context holds the host's session
- *   cookie: `page.goto(host.url + '#/saved')`, `page.reload()` and more tabs of the context
- *   work), plus `consoleErrors` (console errors and uncaught page errors seen so far).
+ * - `host`: the browser host: the app core + browser host in this worker, Local demo pointed at
+ *   `service`; `host.url` is its plain origin URL, `host.launchUrl()` mints a one-time launch
+ *   URL. Electron: the built app started by `_electron.launch` with the same data folder,
+ *   address and keychain entry (`host.electronApp`); `host.url` is the page's `app://` URL;
+ * - `app`: `page` opened on the app (browser host: on a launch URL, so the page's context holds
+ *   the host's session cookie: `page.goto(host.url + '#/saved')`, `page.reload()` and more tabs
+ *   of the context work; Electron: the app's window), plus `consoleErrors` (console errors and
+ *   uncaught page errors seen so far).
  *
  * Override per file with `test.use({ serviceOptions: { seedAnimals: 0, plan: 'pro' } })`,
  * `test.use({ storeKey: false })` or `test.use({ coreOptions: { http: { headersTimeoutMs: 2000 } } })`.
  */
-import { expect, type Page, test as base } from '@playwright/test';
+import { _electron, type ElectronApplication, expect, type Page, test as base, type TestInfo } from '@playwright/test';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,8 +37,14 @@ import { storeBoundKey } from '../../electron/core/keys/bound-key';
 import { openOsKeychain } from '../../electron/core/keys/os-keychain';
 import type { SecretStore } from '../../electron/core/keys/secret-store';
 import { type AppOnHostOptions, type BrowserHost, startAppOnHost } from '../../electron/host';
+import { APP_PAGE_URL } from '../../electron/main/app-protocol';
+import { findElectronBinary } from '../../scripts/lib/electron-binary';
 import { type RunningService, type ServiceOptions, startService } from '../service/index';
+import { type AppKind, appKindFrom, electronLaunchPlan } from './support/app-kind';
 import { e2eOutDir } from './support/global-setup';
+
+/** How this run opens the app: the browser host, or Electron (set by the Playwright config). */
+export const APP_KIND: AppKind = appKindFrom(process.env);
 
 export interface E2eServiceOptions extends Omit<ServiceOptions, 'port' | 'keys' | 'dataFile' | 'logFile'> {
   /** The plan of the test's key (default `free`). */
@@ -52,12 +65,18 @@ export interface E2eService {
 }
 
 export interface E2eHost {
-  /** The host's origin, `http://127.0.0.1:PORT/` (a page needs the session from a launch URL first). */
+  /**
+   * The page's address without a route: the browser host's origin, `http://ad-….localhost:PORT/` (a
+   * page needs the session from a launch URL first); in Electron `app://adoption-desk/index.html`.
+   */
   readonly url: string;
-  /** A fresh one-time launch URL: opening it gives the page's browser context the host's session. */
+  /** A fresh one-time launch URL: opening it gives the page's browser context the host's session (browser host only). */
   launchUrl(): string;
+  /** The in-process app core (browser host only). */
   readonly core: AppCore;
   readonly browserHost: BrowserHost;
+  /** The Electron app (Electron only): `evaluate` runs in its main process. */
+  readonly electronApp: ElectronApplication;
 }
 
 export interface E2eApp {
@@ -75,6 +94,8 @@ interface Fixtures {
   serviceOptions: E2eServiceOptions;
   coreOptions: E2eCoreOptions;
   storeKey: boolean;
+  /** Electron only: skips the test, with the reason printed, where the Electron binary is not installed. */
+  electronPresent: void;
   dataDir: string;
   service: E2eService;
   keychainService: string;
@@ -83,10 +104,92 @@ interface Fixtures {
   app: E2eApp;
 }
 
+/** Where a step needs what only the browser host has. */
+function hostOnly(what: string): never {
+  throw new Error(`${what} exists in the browser host only: list this spec in HOST_ONLY_SPECS (support/app-kind.ts)`);
+}
+
+let electronSkipPrinted = false;
+
+/** Starts the built app in Electron for this test's folder, address and keychain entry. */
+export async function launchElectron(options: {
+  dataDir: string;
+  localDemoUrl: string;
+  keychainService: string;
+  testInfo: TestInfo;
+}): Promise<ElectronApplication> {
+  const launch = electronLaunchPlan({
+    binary: findElectronBinary(),
+    outDir: e2eOutDir(),
+    dataDir: options.dataDir,
+    localDemoUrl: options.localDemoUrl,
+    keychainService: options.keychainService,
+    env: process.env,
+  });
+  if (!launch.ok) {
+    options.testInfo.skip(true, launch.reason);
+    throw new Error(launch.reason);
+  }
+  return _electron.launch({ ...launch.plan, tracesDir: options.testInfo.outputPath('electron-traces') });
+}
+
+/** Console errors and uncaught page errors of `page`, as they come. */
+function collectConsoleErrors(page: Page): string[] {
+  const consoleErrors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() !== 'error') return;
+    const where = message.location().url;
+    consoleErrors.push(where ? `${message.text()} (${where})` : message.text());
+  });
+  page.on('pageerror', (error) => consoleErrors.push(`${error.name}: ${error.message}`));
+  return consoleErrors;
+}
+
+const browserHostApp = async (
+  { page, service, host }: { page: Page; service: E2eService; host: E2eHost },
+  use: (app: E2eApp) => Promise<void>,
+) => {
+  const consoleErrors = collectConsoleErrors(page);
+  await page.goto(host.launchUrl());
+  await use({ page, service, host, consoleErrors });
+};
+
+// In Electron the page is the app's own window: this fixture never asks for Playwright's `page`
+// (which would start a browser that is not the app).
+const electronApp = async (
+  { service, host }: { service: E2eService; host: E2eHost },
+  use: (app: E2eApp) => Promise<void>,
+) => {
+  const page = await host.electronApp.firstWindow();
+  const consoleErrors = collectConsoleErrors(page);
+  // The window exists before main loads the page into it (main-process.ts: loadURL after createMainWindow).
+  await page.waitForURL((url) => url.href.startsWith(APP_PAGE_URL));
+  await page.waitForLoadState('domcontentloaded');
+  await use({ page, service, host, consoleErrors });
+};
+
 export const test = base.extend<Fixtures>({
   serviceOptions: [{ seedAnimals: 40 }, { option: true }],
   storeKey: [true, { option: true }],
   coreOptions: [{}, { option: true }],
+
+  // An automatic fixture runs before the others: no service is started for a test that is skipped.
+  electronPresent: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use, testInfo) => {
+      if (APP_KIND === 'electron') {
+        const binary = findElectronBinary();
+        if (!binary.found) {
+          const reason = `Electron binary not installed: ${binary.reason}`;
+          if (!electronSkipPrinted) console.log(`[electron e2e] skipped: ${reason}`);
+          electronSkipPrinted = true;
+          testInfo.skip(true, reason);
+        }
+      }
+      await use();
+    },
+    { auto: true },
+  ],
 
   // Playwright requires the object pattern even when a fixture uses no other fixture.
   // eslint-disable-next-line no-empty-pattern
@@ -141,8 +244,25 @@ export const test = base.extend<Fixtures>({
     await store.delete('local').catch(() => undefined);
   },
 
-  host: async ({ dataDir, service, secretStore, storeKey, coreOptions }, use) => {
+  host: async ({ dataDir, service, secretStore, storeKey, coreOptions, keychainService }, use, testInfo) => {
     if (storeKey) await storeBoundKey(secretStore, 'local', service.url, service.key);
+    if (APP_KIND === 'electron') {
+      const app = await launchElectron({ dataDir, localDemoUrl: service.url, keychainService, testInfo });
+      await use({
+        url: APP_PAGE_URL,
+        launchUrl: () => hostOnly('A launch link'),
+        get core(): AppCore {
+          return hostOnly('The in-process app core');
+        },
+        get browserHost(): BrowserHost {
+          return hostOnly('The browser host');
+        },
+        electronApp: app,
+      });
+      // A test may have closed it already (to start it again).
+      await app.close().catch(() => undefined);
+      return;
+    }
     const {
       core,
       host: browserHost,
@@ -155,21 +275,19 @@ export const test = base.extend<Fixtures>({
       rendererDir: join(e2eOutDir(), 'renderer'),
       logError: (message) => console.error(message),
     });
-    await use({ url: browserHost.url, launchUrl: () => browserHost.createLaunchUrl(), core, browserHost });
+    await use({
+      url: browserHost.url,
+      launchUrl: () => browserHost.createLaunchUrl(),
+      core,
+      browserHost,
+      get electronApp(): ElectronApplication {
+        return hostOnly('An Electron app') as never;
+      },
+    });
     await stop();
   },
 
-  app: async ({ page, service, host }, use) => {
-    const consoleErrors: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() !== 'error') return;
-      const where = message.location().url;
-      consoleErrors.push(where ? `${message.text()} (${where})` : message.text());
-    });
-    page.on('pageerror', (error) => consoleErrors.push(`${error.name}: ${error.message}`));
-    await page.goto(host.launchUrl());
-    await use({ page, service, host, consoleErrors });
-  },
+  app: APP_KIND === 'electron' ? electronApp : browserHostApp,
 });
 
 export { expect };

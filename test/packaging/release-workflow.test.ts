@@ -22,6 +22,8 @@ interface Step {
 interface Job {
   'runs-on': string;
   'timeout-minutes'?: number;
+  needs?: string | string[];
+  uses?: string;
   steps: Step[];
 }
 const workflow = parse(text) as {
@@ -43,8 +45,15 @@ describe('.github/workflows/release.yml', () => {
     expect(workflow.permissions).toEqual({ contents: 'read' });
   });
 
+  it('builds only from a commit whose CI is green: every build job needs the CI workflow, run on that commit', () => {
+    expect(workflow.jobs.ci).toMatchObject({ uses: './.github/workflows/ci.yml' });
+    for (const name of Object.keys(EXPECTED)) expect(workflow.jobs[name]!.needs, name).toBe('ci');
+    const ci = parse(readFileSync(join(ROOT, '.github/workflows/ci.yml'), 'utf8')) as { on: Record<string, unknown> };
+    expect(Object.keys(ci.on)).toContain('workflow_call');
+  });
+
   it('has one job per OS, each on its own runner, installing with npm ci and packaging for that OS', () => {
-    expect(Object.keys(workflow.jobs).sort()).toEqual(Object.keys(EXPECTED).sort());
+    expect(Object.keys(workflow.jobs).sort()).toEqual([...Object.keys(EXPECTED), 'ci'].sort());
     for (const [name, expected] of Object.entries(EXPECTED)) {
       const job = workflow.jobs[name]!;
       expect(job['runs-on'], name).toMatch(expected.runner);
@@ -82,7 +91,7 @@ describe('.github/workflows/release.yml', () => {
     const secretRefs = [...text.matchAll(/\$\{\{\s*secrets\.([A-Z0-9_]+)\s*\}\}/g)].map((m) => m[1]);
     expect(secretRefs.length).toBeGreaterThan(0);
     for (const job of Object.values(workflow.jobs)) {
-      for (const step of job.steps) {
+      for (const step of job.steps ?? []) {
         // A secret never appears in a command line (where logs and process lists show it).
         expect(step.run ?? '').not.toMatch(/secrets\./);
         for (const [key, value] of Object.entries(step.env ?? {})) {

@@ -4,7 +4,7 @@
  * demo) and the test's own direct requests both go through it, as they would behind a real
  * gateway. Set the gateway per file with `test.use({ gatewayOptions: { mode: '429', … } })`.
  */
-import { startGateway, type GatewayOptions, type RunningGateway } from '../../support/nginx';
+import { nginxAvailable, startGateway, type GatewayOptions, type RunningGateway } from '../../support/nginx';
 import { test as base, type E2eService } from '../fixtures';
 
 export type E2eGatewayOptions = Omit<GatewayOptions, 'upstream'>;
@@ -20,7 +20,9 @@ export const test = base.extend<GatewayFixtures>({
   gatewayOptions: [{ mode: '429' }, { option: true }],
 
   // The base `service` is started first; the gateway goes in front of it.
-  service: async ({ service, gatewayOptions }, use) => {
+  service: async ({ service, gatewayOptions }, use, testInfo) => {
+    // Installed by scripts/install-debian-packages.sh; the macOS and Windows runners have none.
+    testInfo.skip(!nginxAvailable(), 'nginx is not installed (apt-get install -y nginx)');
     const gateway = await startGateway({ ...gatewayOptions, upstream: service.url });
     const fronted = Object.create(service, {
       url: { value: gateway.url, enumerable: true },

@@ -9,6 +9,8 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { findElectronBinary } from '../../../scripts/lib/electron-binary';
+import { appKindFrom } from './app-kind';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 
@@ -19,6 +21,8 @@ export default function globalSetup(): (() => void) | undefined {
       throw new Error(`ADOPTION_E2E_OUT=${given} holds no renderer/index.html`);
     return undefined;
   }
+  // The Electron run without Electron: every test skips itself (fixtures.ts), nothing to build for.
+  if (appKindFrom(process.env) === 'electron' && !findElectronBinary().found) return undefined;
   mkdirSync(join(ROOT, 'out'), { recursive: true });
   const outDir = mkdtempSync(join(ROOT, 'out', 'e2e-'));
   const result = spawnSync(join(ROOT, 'node_modules/.bin/electron-vite'), ['build', '--outDir', outDir], {

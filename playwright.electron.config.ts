@@ -1,0 +1,41 @@
+/**
+ * The same end-to-end suite with the app opened as the desktop app, in Electron (issue 21):
+ * `node scripts/with-keyring.mjs npx playwright test -c playwright.electron.config.ts`
+ * (on Linux inside `xvfb-run -a` when there is no display).
+ * - `electron`: every user-level spec of test/e2e/ but those about the browser host alone
+ *   (`HOST_ONLY_SPECS`), plus the Electron-only specs in test/e2e/electron/, through
+ *   Playwright's `_electron.launch` of the built app. Where the Electron binary is not installed
+ *   (our machines cannot download it) every test is skipped and the reason printed once.
+ * - `packaged`: the packaged app (`electron-builder --dir` with the real Electron) started as
+ *   staff start it; skipped with the reason unless `ADOPTION_PACKAGED_APP` names its executable.
+ * The project's GitHub workflow (.github/workflows/ci.yml) runs both on Linux, macOS and Windows.
+ */
+import { defineConfig } from '@playwright/test';
+import { APP_KIND_ENV, HOST_ONLY_SPECS } from './test/e2e/support/app-kind';
+
+// Read by test/e2e/fixtures.ts in every worker (workers load this config before the specs).
+process.env[APP_KIND_ENV] = 'electron';
+
+export default defineConfig({
+  testDir: 'test/e2e',
+  globalSetup: './test/e2e/support/global-setup.ts',
+  // One app window at a time: each test starts its own Electron, which owns the screen's focus.
+  workers: 1,
+  retries: 0,
+  forbidOnly: true,
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  reporter: [['list'], ['json', { outputFile: 'test-results/playwright-electron.json' }]],
+  use: { trace: 'retain-on-failure' },
+  projects: [
+    {
+      name: 'electron',
+      testMatch: ['*.spec.ts', 'electron/*.spec.ts'],
+      testIgnore: [...Object.keys(HOST_ONLY_SPECS), '*.soak.spec.ts', 'packaged/**'],
+    },
+    {
+      name: 'packaged',
+      testMatch: ['packaged/*.spec.ts'],
+    },
+  ],
+});

@@ -1,0 +1,102 @@
+/**
+ * The e2e suite's switch between the browser host and Electron (issue 21), checked here where
+ * Electron cannot run: how the kind is chosen, how Electron would be started for a test, and
+ * that every spec either runs in both projects or is listed as host-only with its reason (a spec
+ * that reaches for the in-process core, the launch link or browser tabs must be listed).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { APP_KIND_ENV, appKindFrom, electronLaunchPlan, HOST_ONLY_SPECS } from '../e2e/support/app-kind';
+
+const E2E = resolve(import.meta.dirname, '../e2e');
+const specs = readdirSync(E2E).filter((name) => name.endsWith('.spec.ts'));
+
+describe('which app the e2e suite opens', () => {
+  it('the browser host unless the Electron config says so', () => {
+    expect(appKindFrom({})).toBe('browser');
+    expect(appKindFrom({ [APP_KIND_ENV]: '' })).toBe('browser');
+    expect(appKindFrom({ [APP_KIND_ENV]: 'browser' })).toBe('browser');
+    expect(appKindFrom({ [APP_KIND_ENV]: 'electron' })).toBe('electron');
+    expect(() => appKindFrom({ [APP_KIND_ENV]: 'firefox' })).toThrow('must be "browser" or "electron"');
+  });
+
+  it('starts the built main process in Electron with the test’s folder, address and keychain entry', () => {
+    const launch = electronLaunchPlan({
+      binary: { found: true, path: '/opt/electron/electron' },
+      outDir: '/repo/out/e2e-abc',
+      dataDir: '/tmp/adoption-e2e-data-1',
+      localDemoUrl: 'http://127.0.0.1:4321/v1',
+      keychainService: 'Adoption Desk e2e 1',
+      env: { PATH: '/usr/bin', DISPLAY: ':99', ELECTRON_RUN_AS_NODE: '1', NODE_OPTIONS: '--require x.js' },
+    });
+    expect(launch).toEqual({
+      ok: true,
+      plan: {
+        executablePath: '/opt/electron/electron',
+        args: [join('/repo/out/e2e-abc', 'main', 'index.js')],
+        env: {
+          PATH: '/usr/bin',
+          DISPLAY: ':99',
+          ADOPTION_USER_DATA_DIR: '/tmp/adoption-e2e-data-1',
+          ADOPTION_LOCAL_DEMO_URL: 'http://127.0.0.1:4321/v1',
+          ADOPTION_KEYCHAIN_SERVICE: 'Adoption Desk e2e 1',
+        },
+      },
+    });
+  });
+
+  it('says why when the Electron binary is not installed', () => {
+    const launch = electronLaunchPlan({
+      binary: { found: false, reason: 'node_modules/electron/path.txt is missing' },
+      outDir: '/o',
+      dataDir: '/d',
+      localDemoUrl: 'http://127.0.0.1:1/v1',
+      keychainService: 's',
+      env: {},
+    });
+    expect(launch).toEqual({
+      ok: false,
+      reason: 'Electron binary not installed: node_modules/electron/path.txt is missing',
+    });
+  });
+});
+
+describe('the specs of the two projects', () => {
+  const before = process.env[APP_KIND_ENV];
+  afterAll(() => {
+    if (before === undefined) delete process.env[APP_KIND_ENV];
+    else process.env[APP_KIND_ENV] = before;
+  });
+
+  it('lists as host-only only specs that exist, each with its reason', () => {
+    for (const [name, reason] of Object.entries(HOST_ONLY_SPECS)) {
+      expect(specs, name).toContain(name);
+      expect(reason.length, name).toBeGreaterThan(10);
+    }
+  });
+
+  it('runs every other spec in Electron too, and a spec reaching for the browser host is host-only', () => {
+    const hostOnlyUse =
+      /\.core\b|browserHost|launchUrl|coreOptions|newPage\(|\.context\(\)|\{ app, context \}|browser \}|startAppOnHost/;
+    for (const name of specs) {
+      const text = readFileSync(join(E2E, name), 'utf8');
+      const listed = Object.hasOwn(HOST_ONLY_SPECS, name);
+      const skipsItself = /test\.skip\(APP_KIND === 'electron'/.test(text);
+      if (hostOnlyUse.test(text)) expect(listed || skipsItself, `${name} uses the browser host`).toBe(true);
+    }
+    const both = specs.filter((name) => !Object.hasOwn(HOST_ONLY_SPECS, name));
+    expect(both.length).toBeGreaterThan(specs.length / 2);
+  });
+
+  it('the Electron config ignores exactly the host-only specs, and the Chromium config the Electron-only ones', async () => {
+    const electron = (await import('../../playwright.electron.config')).default;
+    const chromium = (await import('../../playwright.config')).default;
+    const project = electron.projects?.find((p) => p.name === 'electron');
+    expect(project?.testMatch).toEqual(['*.spec.ts', 'electron/*.spec.ts']);
+    expect(project?.testIgnore).toEqual(expect.arrayContaining(Object.keys(HOST_ONLY_SPECS)));
+    expect(electron.projects?.find((p) => p.name === 'packaged')?.testMatch).toEqual(['packaged/*.spec.ts']);
+    const browser = chromium.projects?.find((p) => p.name === 'chromium');
+    expect(browser?.testIgnore).toEqual(expect.arrayContaining(['electron/**', 'packaged/**']));
+  });
+});
