@@ -25,6 +25,8 @@ export const APP_ERROR_CODES = [
   'internal',
   'storage_failed',
   'proxy_auth',
+  /** An answer held an API key where a value of another kind belongs: it was withheld (electron/core/api/router.ts). */
+  'withheld',
 ] as const;
 export type AppErrorCode = (typeof APP_ERROR_CODES)[number];
 

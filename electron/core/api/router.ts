@@ -67,7 +67,20 @@ export function createRouter(handlers: Handlers, options: RouterOptions = {}): R
         return err('invalid_request', 'Unknown channel.');
       }
       try {
-        return scrubResult(channel, await dispatch(channel, input), scrubber);
+        const result = await dispatch(channel, input);
+        const hiddenBefore = scrubber.hiddenCount;
+        const scrubbed = scrubResult(channel, result, scrubber);
+        // A key hidden where the contract wants a number or an id: the answer would no longer be
+        // what it says it is. It is withheld whole rather than sent half true.
+        if (
+          scrubbed.ok &&
+          scrubber.hiddenCount !== hiddenBefore &&
+          !api[channel].output.safeParse(scrubbed.data).success
+        ) {
+          logError(`router: a ${channel} answer held an API key where another kind of value belongs; withheld`);
+          return err('withheld', 'The answer held an API key where it did not belong, so it was withheld.');
+        }
+        return scrubbed;
       } catch (error) {
         // The error's own text only; never the payload, which may hold a key.
         logError(`router: ${channel} failed (${errorName(error)})`);

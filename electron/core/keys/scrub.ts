@@ -81,6 +81,12 @@ export class Scrubber {
   readonly #fragments = new Set<string>();
   /** The first two UTF-16 units of each fragment, as one number: a cheap test before the slice. */
   readonly #starts = new Set<number>();
+  #hidden = 0;
+
+  /** How many times something was hidden so far (the router checks an answer again when this moved). */
+  get hiddenCount(): number {
+    return this.#hidden;
+  }
 
   /** Hides `key` from now on. Keys are kept in this process's memory only. */
   remember(key: string): void {
@@ -101,7 +107,9 @@ export class Scrubber {
     if (this.#keys.size === 0 || text.length === 0) return text;
     let out = text;
     for (const needle of this.#needles) if (out.includes(needle)) out = out.split(needle).join(HIDDEN_KEY);
-    return this.#hideFragments(out);
+    out = this.#hideFragments(out);
+    if (out !== text) this.#hidden += 1;
+    return out;
   }
 
   /** A deep copy of a JSON-like value with every string and object key scrubbed. */
@@ -112,10 +120,18 @@ export class Scrubber {
 
   #walk(value: unknown): unknown {
     if (typeof value === 'string') return this.text(value);
-    // A key of digits may come back as a JSON number: then the number goes as a whole.
+    // A key of digits may come back as a JSON number: then the number goes as a whole. Only a key
+    // of MIN_FRAGMENT characters or more is looked for in a number: a shorter one would turn every
+    // status code, count or id holding its digits into text (and break the answer's types).
     if (typeof value === 'number' || typeof value === 'bigint') {
       const digits = String(value);
-      return this.text(digits) === digits ? value : HIDDEN_KEY;
+      if (digits.length < MIN_FRAGMENT) return value;
+      const holdsKey =
+        this.#needles.some((needle) => needle.length >= MIN_FRAGMENT && digits.includes(needle)) ||
+        this.#hideFragments(digits) !== digits;
+      if (!holdsKey) return value;
+      this.#hidden += 1;
+      return HIDDEN_KEY;
     }
     if (Array.isArray(value)) return value.map((item) => this.#walk(item));
     if (typeof value !== 'object' || value === null) return value;

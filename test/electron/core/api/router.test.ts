@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createEventBus } from '../../../../electron/core/api/event-bus';
 import { createRouter, type Handlers } from '../../../../electron/core/api/router';
+import { Scrubber } from '../../../../electron/core/keys/scrub';
 import { type Channel, CHANNELS } from '../../../../src/shared/api';
 import { err, ok, type Result } from '../../../../src/shared/result';
 
@@ -69,6 +70,7 @@ const VALID: { [C in Channel]: { input: unknown; output: unknown } } = {
     output: { settled: true },
   },
   safetyCopy: { input: { profileId: 'local' }, output: { entries: [], problems: [] } },
+  updateStatus: { input: {}, output: { state: 'off', reason: 'Updates come with the installed desktop app.' } },
   ordersRaw: { input: { profileId: 'local' }, output: { body: [], fetchedAt: 1 } },
   listProfiles: { input: {}, output: { profiles: [PROFILE], notice: null } },
   saveProfile: { input: { name: 'Mine', baseUrl: 'https://api.example.org/v1', color: 'blue' }, output: PROFILE },
@@ -128,6 +130,7 @@ const INVALID_FIELDS: { [C in Channel]: unknown[] } = {
     { profileId: 'local', localId: '1a2b3c4d-5e6f-4a1b-9c2d-3e4f5a6b7c8d', outcome: 'lost' },
   ],
   safetyCopy: [{}, { profileId: 'Bad Id' }],
+  updateStatus: [],
   ordersRaw: [{}, { profileId: 7 }],
   listProfiles: [],
   saveProfile: [
@@ -272,6 +275,44 @@ describe('router', () => {
       err('internal', 'Something went wrong in the app core.'),
     );
     expect(logError).toHaveBeenCalledOnce();
+  });
+
+  it('withholds an answer whose API key, once hidden, leaves it no longer what the contract says', async () => {
+    // Found by fuzzing the host API: a key equal to an idempotency key the journal held.
+    const key = '6293e549-a0b2-4f4b-968b-9e87dd05ee0c';
+    const scrubber = new Scrubber();
+    scrubber.remember(key);
+    const logError = vi.fn();
+    const entry = {
+      localId: '7845ac99-f68c-4100-8d4a-6a0d2b85c7ce',
+      idempotencyKey: key,
+      animal: { name: 'Fuzz', categoryId: '1' },
+      createdAt: 1,
+      doubtSince: null,
+    };
+    const router = createRouter(
+      fakeHandlers(async () => ok({ entries: [entry], problems: [] })),
+      { logError, scrubber },
+    );
+    expect(await router.handle('safetyCopy', { profileId: 'local' })).toEqual(
+      err('withheld', 'The answer held an API key where it did not belong, so it was withheld.'),
+    );
+    expect(logError.mock.calls.join(' ')).not.toContain(key);
+    // Hidden inside text the contract allows (an animal's name): the answer goes, without the key.
+    const other = new Scrubber();
+    other.remember('sk-live-abcdefghijklmnop');
+    const named = createRouter(
+      fakeHandlers(async () =>
+        ok({
+          entries: [{ ...entry, animal: { name: 'Fuzz sk-live-abcdefghijklmnop', categoryId: '1' } }],
+          problems: [],
+        }),
+      ),
+      { logError, scrubber: other },
+    );
+    const answer = await named.handle('safetyCopy', { profileId: 'local' });
+    expect(answer.ok).toBe(true);
+    expect(JSON.stringify(answer)).not.toContain('sk-live-abcdefghijklmnop');
   });
 
   it('a throwing getter on the input does not cross the boundary', async () => {

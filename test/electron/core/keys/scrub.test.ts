@@ -77,6 +77,14 @@ describe('scrubber', () => {
     });
   });
 
+  it('leaves numbers alone for a key too short to look for in them (status codes stay numbers)', () => {
+    // Found by fuzzing the host API: a key "200" turned every Diagnostics status 200 into text.
+    const scrubber = scrubberFor('200');
+    expect(scrubber.value({ status: 200, count: 1200, id: 92003 })).toEqual({ status: 200, count: 1200, id: 92003 });
+    const long = scrubberFor('20260424');
+    expect(long.value({ id: 9120260424777, status: 200 })).toEqual({ id: HIDDEN_KEY, status: 200 });
+  });
+
   it('hides a key cut at every position, at either end of a text', () => {
     const scrubber = scrubberFor(KEY);
     for (let cut = MIN_FRAGMENT; cut < KEY.length; cut += 1) {
