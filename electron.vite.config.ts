@@ -47,9 +47,11 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
-      // Pure-JavaScript dependencies are bundled into the main process; only keytar (native, loaded
-      // from app.asar.unpacked) stays a module in the package (electron-builder.yml `files`).
-      externalizeDeps: { exclude: ['zod', 'lossless-json', 'undici'] },
+      // Pure-JavaScript dependencies are bundled into the main process; only the native modules
+      // (keytar, the policy watcher: loaded from app.asar.unpacked) stay modules in the package
+      // (electron-builder.yml `files`). electron-updater goes into a chunk of its own, loaded by
+      // the packaged app alone (electron/main/updates.ts).
+      externalizeDeps: { exclude: ['zod', 'lossless-json', 'undici', 'electron-updater'] },
       rollupOptions: { input: { index: resolve(root, 'electron/main/index.ts') } },
     },
   },

@@ -22,6 +22,7 @@ import { type BuiltInSource, ProfileStore } from './profiles';
 import { RateLimitGovernor } from './rate-limit';
 import { ConnectivityTracker, createServiceClient, DiagnosticsLog, type ServiceClientOptions } from './service';
 import { SafetyCopy, type JournalFs } from './safety-copy';
+import { readUpdateSettings, UpdatePolicy, type UpdaterPort } from './updates';
 
 export interface AppCoreOptions {
   /** Node's `fetch`, in the app (electron/main/index.ts says why) and in the browser host. */
@@ -50,11 +51,18 @@ export interface AppCoreOptions {
   http?: ServiceClientOptions['http'];
   /** The rate the governors assume while a service tells none (tests of other matters raise it). */
   assumedRate?: number;
+  /**
+   * The app's own updater (electron/main/updates.ts, in the installed app only), and whether the
+   * installer was built with an update address (`app-update.yml`). Without it updates are off.
+   */
+  updates?: { port: UpdaterPort; builtFeed: boolean };
 }
 
 export interface AppCore {
   router: Router;
   events: EventBus;
+  /** The update rule (core/updates): the updater's events go to it, and its settings say where to look. */
+  updates: UpdatePolicy;
   dispose(): Promise<void>;
 }
 
@@ -231,6 +239,27 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     }
   }
 
+  // Updates install on close only when no animal is waiting to be sent: the safety copy knows how many.
+  const updateSettings = readUpdateSettings(profiles.organisationUpdates.block, {
+    sourceName: profiles.organisationUpdates.sourceName,
+    builtFeed: options.updates?.builtFeed ?? false,
+  });
+  for (const problem of updateSettings.problems) logError(`updates: ${problem}`);
+  const updates = new UpdatePolicy({
+    clock,
+    settings: updateSettings.settings,
+    port: options.updates?.port ?? null,
+    emit: (status) => events.emit('update', status),
+  });
+  const countWaiting = (): void =>
+    void safetyCopy.openCount().then(
+      (waiting) => updates.waitingChanged(waiting),
+      (error: unknown) => logError(`updates: the safety copy could not be counted (${String(error)})`),
+    );
+  const stopCounting = options.updates ? safetyCopy.onChange(countWaiting) : () => {};
+  if (options.updates) countWaiting();
+  updates.start();
+
   const handlers: Handlers = {
     listPets: ({ profileId, query, view }) =>
       withClient(profileId, (c) => c.listPets(query, view === undefined ? {} : { view })),
@@ -255,6 +284,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       if (!profiles.get(profileId)) return err('not_found', 'There is no profile with this id.');
       return journalWrite(async () => ok(await safetyCopy.read(profileId)));
     },
+    updateStatus: async () => ok(updates.status()),
     ordersRaw: ({ profileId }) => withClient(profileId, (c) => c.ordersRaw()),
     testKey: ({ profileId }) => withClient(profileId, (c) => c.testKey()),
     listProfiles: async () => ok(profiles.list()),
@@ -336,8 +366,11 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   return {
     router: createRouter(handlers, { logError, scrubber }),
     events,
+    updates,
     async dispose() {
       stopProfiles();
+      stopCounting();
+      updates.dispose();
       for (const id of [...clients.keys()]) drop(id);
       for (const governor of idleGovernors.values()) governor.dispose();
       await proxies.close();

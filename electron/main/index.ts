@@ -17,6 +17,7 @@ import tls from 'node:tls';
 import { chromiumProxyResolver, createAppCore, openOsKeychain, organisationSettings } from '../core';
 import { startMainProcess } from './main-process';
 import { readPolicyStore } from './policy-store';
+import { electronUpdater } from './updates';
 import { startupSettings } from './startup-settings';
 import { trustSystemCertificates } from './system-certificates';
 
@@ -35,8 +36,12 @@ startMainProcess({
   outDir: import.meta.dirname,
   packaged: app.isPackaged,
   ...(settings.devServerUrl ? { devServerUrl: settings.devServerUrl } : {}),
-  createCore: async (userDataDir) =>
-    createAppCore({
+  createCore: async (userDataDir) => {
+    // The installed app updates itself (core/updates decides when; updates.ts drives electron-updater).
+    const updater = settings.managed
+      ? electronUpdater({ resourcesPath: process.resourcesPath, logError: (line) => console.error(line) })
+      : null;
+    const core = await createAppCore({
       fetch: (input, init) => globalThis.fetch(input, init),
       dataDir: userDataDir,
       secretStore: await openOsKeychain(settings.keychainService),
@@ -53,5 +58,9 @@ startMainProcess({
       // (docs/api/session.md: `ses.resolveProxy(url)` resolves with "PROXY host:port; DIRECT" …).
       proxy: chromiumProxyResolver((url) => session.defaultSession.resolveProxy(url)),
       ...(settings.localDemoUrl ? { localDemoUrl: settings.localDemoUrl } : {}),
-    }),
+      ...(updater ? { updates: updater.options } : {}),
+    });
+    updater?.connect(core.updates);
+    return core;
+  },
 });

@@ -16,6 +16,7 @@ import {
   NavigationStore,
   ProfilesStore,
   ProxyLoginsStore,
+  UpdatesStore,
 } from '../shell';
 import {
   closeProfileDb,
@@ -39,6 +40,8 @@ export class AppStores implements AppContext {
   readonly keys: KeysStore;
   readonly diagnostics: DiagnosticsStore;
   readonly proxyLogins: ProxyLoginsStore;
+  /** Where the app's own updates stand (an update ready to install is said under the title bar). */
+  readonly updates: UpdatesStore;
   /** What this window knows of the browser's storage (Diagnostics). */
   readonly storage = new StorageHealthStore();
   /** Counts sessions replaced (a profile's storage moved to memory): App reads its session again. */
@@ -69,6 +72,7 @@ export class AppStores implements AppContext {
       void this.#sessions.get(profileId)?.list.refreshIfStale();
     });
     this.diagnostics = new DiagnosticsStore(api);
+    this.updates = new UpdatesStore(api);
     // A proxy login saved: every profile's queue goes on now, and lists that failed ask again.
     this.proxyLogins = new ProxyLoginsStore(api, () => {
       for (const [profileId, session] of this.#sessions) {
@@ -96,6 +100,7 @@ export class AppStores implements AppContext {
     this.connectivity.start();
     this.keys.start();
     this.governor.start();
+    void this.updates.start();
     // The service answers again: the wait before the next try may be cut short (once; see
     // SyncEngine.retryEarly), and a list showing saved rows asks again.
     this.#offConnectivity ??= this.connectivity.onBack((profileId) => {
@@ -209,6 +214,7 @@ export class AppStores implements AppContext {
     this.connectivity.destroy();
     this.keys.destroy();
     this.governor.destroy();
+    this.updates.destroy();
   }
 }
 

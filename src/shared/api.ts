@@ -8,6 +8,7 @@ import { Animal, Int64, ListQuery, NewAnimal } from './animal';
 import { DiagnosticEntry } from './diagnostics';
 import { ProfileId, Profile, ProfileInput, ProfileList } from './profile';
 import { GovernorSnapshot } from './rate-limit';
+import { UpdateStatus } from './updates';
 
 const MAX_KEY_BYTES = 4096;
 
@@ -122,6 +123,11 @@ export const api = {
       problems: z.array(z.string()),
     }),
   },
+  /** Where the app's own updates stand (electron/core/updates); `off` outside the installed desktop app. */
+  updateStatus: {
+    input: z.object({}),
+    output: UpdateStatus,
+  },
   ordersRaw: {
     input: ProfileRef,
     output: z.object({ body: z.json(), fetchedAt: z.number() }),
@@ -218,6 +224,7 @@ export const events = {
   connectivity: z.object({ profileId: z.string(), online: z.boolean(), at: z.number() }),
   key: KeyStatus,
   profiles: ProfileList,
+  update: UpdateStatus,
 } as const satisfies Record<string, z.ZodType>;
 
 export type Api = typeof api;

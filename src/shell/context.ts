@@ -11,6 +11,7 @@ import type { KeysStore } from './keys.svelte';
 import type { NavigationStore } from './navigation.svelte';
 import type { ProfilesStore } from './profiles.svelte';
 import type { ProxyLoginsStore } from './proxy-logins.svelte';
+import type { UpdatesStore } from './updates.svelte';
 
 export interface AppContext {
   readonly clock: ClockStore;
@@ -19,6 +20,7 @@ export interface AppContext {
   readonly profiles: ProfilesStore;
   readonly keys: KeysStore;
   readonly proxyLogins: ProxyLoginsStore;
+  readonly updates: UpdatesStore;
 }
 
 const KEY = Symbol('adoption-desk.app');

@@ -1,6 +1,6 @@
 /**
  * What every screen stands on: one store per app-wide fact (the clock, the screen shown, whether
- * each service is reachable, the profiles, what is known of each key), saving a file, and the
+ * each service is reachable, the profiles, what is known of each key, the app's updates), saving a file, and the
  * context through which screens read them. No screens here: every feature may use the shell.
  */
 export { ClockStore, formatDuration, formatReset, formatTime } from './clock.svelte';
@@ -11,3 +11,4 @@ export { KeysStore } from './keys.svelte';
 export { HREF, NavigationStore, type Route } from './navigation.svelte';
 export { KIND_LABEL, ProfilesStore } from './profiles.svelte';
 export { ProxyLoginsStore } from './proxy-logins.svelte';
+export { describeUpdate, UpdatesStore, updateNotice } from './updates.svelte';

@@ -88,7 +88,9 @@ export interface E2eApp {
 }
 
 /** Extra options of the in-process app core (e.g. shorter HTTP timeouts, another resources folder, a full disk). */
-export type E2eCoreOptions = Partial<Pick<AppOnHostOptions, 'http' | 'resourcesDir' | 'journalFs' | 'proxy'>>;
+export type E2eCoreOptions = Partial<
+  Pick<AppOnHostOptions, 'http' | 'resourcesDir' | 'journalFs' | 'proxy' | 'updates'>
+>;
 
 interface Fixtures {
   serviceOptions: E2eServiceOptions;

@@ -17,11 +17,12 @@ import { posix, win32 } from 'node:path';
 import { errorMessage } from '../../../src/shared/errors';
 import type { BuiltInSource } from '../profiles';
 import {
-  anyPolicySet,
+  anyAddressPolicySet,
   LINUX_POLICY_FOLDER,
   policyStoreName,
   type PolicyValues,
   settingsFromPolicies,
+  updatesFromPolicies,
 } from './policies';
 import { readPolicyFolder } from './policy-folder';
 import { type PosixOwnership, readIfAdministrators, ROOT_ONLY } from './posix-ownership';
@@ -101,19 +102,22 @@ async function readPolicies(
 export async function organisationSettings(options: OrganisationSettingsOptions): Promise<BuiltInSource> {
   const policies = await readPolicies(options);
   const problems = [...policies.problems];
-  if (anyPolicySet(policies.values)) {
+  const policyUpdates = updatesFromPolicies(policies.values);
+  const updates = Object.keys(policyUpdates).length > 0 ? { updates: policyUpdates } : {};
+  if (anyAddressPolicySet(policies.values)) {
     return {
       settings: settingsFromPolicies(policies.values),
       name: `Your organisation's policies (${policyStoreName(options.platform)})`,
       problems,
+      ...updates,
     };
   }
   const machineFile = options.machineFile ?? machineSettingsFile(options.platform, options.env);
   const machine = await readMachineFile(options, machineFile).catch((error: unknown): MachineRead => ({
     refused: `it could not be read (${errorMessage(error)})`,
   }));
-  if ('text' in machine) return { text: machine.text, name: `The settings in ${machineFile}`, problems };
+  if ('text' in machine) return { text: machine.text, name: `The settings in ${machineFile}`, problems, ...updates };
   if ('refused' in machine)
     problems.push(`The settings file ${machineFile} is not used: ${machine.refused}. ${REFUSED_TAIL}`);
-  return { file: options.packagedFile, name: PACKAGED_NAME, problems };
+  return { file: options.packagedFile, name: PACKAGED_NAME, problems, ...updates };
 }

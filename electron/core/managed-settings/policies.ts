@@ -11,6 +11,10 @@ export const POLICY_DEFINITIONS = {
   ProductionAddress: { type: 'string' },
   /** The Staging profile's service address. */
   StagingAddress: { type: 'string' },
+  /** "off" switches the app's own updates off; "on" (or not set) leaves them on. */
+  UpdateMode: { type: 'string' },
+  /** Where the app looks for its updates (electron-updater's generic feed), e.g. `https://updates.example.org/adoption-desk/`. */
+  UpdateFeedUrl: { type: 'string' },
 } as const;
 
 export type PolicyName = keyof typeof POLICY_DEFINITIONS;
@@ -35,7 +39,23 @@ export function policyStoreName(platform: NodeJS.Platform): string {
 }
 
 /** True when at least one address is set by policy: the policies then decide both addresses. */
-export const anyPolicySet = (values: PolicyValues): boolean => POLICY_NAMES.some((name) => values[name] !== undefined);
+export const anyAddressPolicySet = (values: PolicyValues): boolean =>
+  values.ProductionAddress !== undefined || values.StagingAddress !== undefined;
+
+/**
+ * The update settings the policies set (core/updates reads them), over whatever source the
+ * addresses come from; empty when they set none. A mode other than "on" or "off" is passed on as
+ * it is, and refused there with a sentence.
+ */
+export function updatesFromPolicies(values: PolicyValues): Record<string, unknown> {
+  const updates: Record<string, unknown> = {};
+  const mode = values.UpdateMode?.trim().toLowerCase();
+  if (mode === 'off') updates.enabled = false;
+  else if (mode === 'on') updates.enabled = true;
+  else if (mode) updates.enabled = values.UpdateMode;
+  if (values.UpdateFeedUrl?.trim()) updates.url = values.UpdateFeedUrl.trim();
+  return updates;
+}
 
 /** The built-in settings the policies amount to: an address not set (or set empty) is "not configured". */
 export function settingsFromPolicies(values: PolicyValues): BuiltInSettings {

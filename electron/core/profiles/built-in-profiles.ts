@@ -20,6 +20,8 @@ export const BuiltInSettings = z.object({
   version: z.literal(1),
   production: z.object({ baseUrl: z.string().nullable() }),
   staging: z.object({ baseUrl: z.string().nullable() }),
+  /** Whether and from where the installed app updates itself: read by core/updates (update-settings.ts). */
+  updates: z.unknown().optional(),
 });
 export type BuiltInSettings = z.infer<typeof BuiltInSettings>;
 
@@ -32,6 +34,8 @@ export type BuiltInSettings = z.infer<typeof BuiltInSettings>;
 export type BuiltInSource = ({ file: string } | { text: string } | { settings: unknown }) & {
   name?: string;
   problems?: readonly string[];
+  /** The organisation's update settings from its policies, over the `updates` block of the settings. */
+  updates?: Record<string, unknown>;
 };
 
 export interface BuiltInProfiles {
@@ -39,6 +43,8 @@ export interface BuiltInProfiles {
   profiles: Profile[];
   /** Plain-language sentences about what was wrong, empty when all is well. */
   problems: string[];
+  /** The organisation's `updates` block (policies over the file), unchecked, and where it came from. */
+  updates: { block: unknown; sourceName: string };
 }
 
 const DEFAULT_NAME = 'The packaged profile settings (resources/profiles.json)';
@@ -109,6 +115,8 @@ export async function loadBuiltInProfiles(
     if (result.ok) localUrl = result.url;
     else problems.push(`The Local demo address given at start-up ${result.message}; using ${DEFAULT_LOCAL_DEMO_URL}.`);
   }
+  const fileUpdates = typeof settings.updates === 'object' && settings.updates !== null ? settings.updates : {};
+  const block = source.updates ? { ...fileUpdates, ...source.updates } : settings.updates;
   return {
     profiles: [
       builtIn('production', address('Production', settings.production.baseUrl)),
@@ -116,5 +124,6 @@ export async function loadBuiltInProfiles(
       builtIn('local', localUrl),
     ],
     problems,
+    updates: { block, sourceName: name },
   };
 }

@@ -9,7 +9,7 @@ import { describeIssues } from '../../../src/shared/errors';
 import { type Profile, ProfileInput, type ProfileList } from '../../../src/shared/profile';
 import { err, ok, type Result } from '../../../src/shared/result';
 import { fileTimestamp, nodeSettingsFs, type SettingsFs, writeFileAtomic } from '../data-folder';
-import { type BuiltInSource, isBuiltInId, loadBuiltInProfiles } from './built-in-profiles';
+import { type BuiltInProfiles, type BuiltInSource, isBuiltInId, loadBuiltInProfiles } from './built-in-profiles';
 import {
   decodeProfileFile,
   emptyProfileFile,
@@ -45,7 +45,11 @@ export class ProfileStore {
   #notice: string | null = null;
   #queue: Promise<unknown> = Promise.resolve();
 
-  private constructor(options: ProfileStoreOptions, builtIns: readonly Profile[]) {
+  /** The organisation's `updates` settings as the built-ins' source gave them (core/updates reads them). */
+  readonly organisationUpdates: BuiltInProfiles['updates'];
+
+  private constructor(options: ProfileStoreOptions, builtIns: readonly Profile[], updates: BuiltInProfiles['updates']) {
+    this.organisationUpdates = updates;
     this.filePath = join(options.dataDir, PROFILE_FILE_NAME);
     this.#fs = options.fs ?? nodeSettingsFs;
     this.#now = options.now ?? Date.now;
@@ -55,7 +59,7 @@ export class ProfileStore {
   static async open(options: ProfileStoreOptions): Promise<ProfileStore> {
     const fs = options.fs ?? nodeSettingsFs;
     const builtIns = await loadBuiltInProfiles(options.builtIns, { localDemoUrl: options.localDemoUrl, fs });
-    const store = new ProfileStore(options, builtIns.profiles);
+    const store = new ProfileStore(options, builtIns.profiles, builtIns.updates);
     await fs.mkdir(options.dataDir, { recursive: true }).catch(() => undefined);
     const problems = [...builtIns.problems, ...(await store.#load())];
     store.#notice = problems.length ? problems.join(' ') : null;

@@ -13,6 +13,7 @@
  *   the entry is settled and never restored again.
  * When every entry of a journal is settled, the file is compacted (atomically) to nothing.
  */
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { Int64, NewAnimal } from '../../../src/shared/animal';
@@ -82,6 +83,7 @@ export class SafetyCopy {
   readonly #journals = new Map<string, Promise<ProfileJournal>>();
   readonly #queues = new Map<string, Promise<unknown>>();
   readonly #fs: JournalFs;
+  readonly #listeners = new Set<() => void>();
 
   constructor(private readonly options: SafetyCopyOptions) {
     this.#fs = options.fs ?? nodeJournalFs;
@@ -159,11 +161,46 @@ export class SafetyCopy {
     }));
   }
 
+  /**
+   * How many entries are open (neither acknowledged nor discarded) over every profile's journal,
+   * those on disk not yet read included: the animals this computer still has to send.
+   */
+  async openCount(): Promise<number> {
+    const ids = new Set([...this.#journals.keys(), ...(await this.#profilesOnDisk())]);
+    let open = 0;
+    for (const profileId of ids) {
+      open += await this.#write(profileId, async (journal) => {
+        let count = 0;
+        for (const state of journal.entries.values())
+          if (!state.settled && journal.doneBatches.has(state.batch)) count += 1;
+        return count;
+      });
+    }
+    return open;
+  }
+
+  /** `listener` is called after each change written to a journal (the open count may differ); returns the unsubscribe. */
+  onChange(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => void this.#listeners.delete(listener);
+  }
+
+  async #profilesOnDisk(): Promise<string[]> {
+    try {
+      const names = await readdir(join(this.options.dataDir, 'safety-copy'));
+      return names.filter((name) => /^[a-z0-9-]+\.jsonl$/.test(name)).map((name) => name.slice(0, -'.jsonl'.length));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw error;
+    }
+  }
+
   /** Deletes a removed profile's journal (staff were told its unsent animals go with it). */
   forget(profileId: string): Promise<void> {
     return this.#write(profileId, async (journal) => {
       await journal.file.remove();
       this.#journals.delete(profileId);
+      for (const listener of this.#listeners) queueMicrotask(listener);
     });
   }
 
@@ -296,6 +333,7 @@ export class SafetyCopy {
       throw error;
     }
     for (const record of records) this.#apply(journal, record);
+    for (const listener of this.#listeners) queueMicrotask(listener);
   }
 
   /**

@@ -15,66 +15,18 @@
  * - macOS and Windows: one byte changed in app.asar and it refuses to start (asar integrity).
  */
 import { type Browser, chromium, expect, test } from '@playwright/test';
-import { type ChildProcess, spawn } from 'node:child_process';
-import { closeSync, cpSync, existsSync, mkdtempSync, openSync, readSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { join } from 'node:path';
 import { storeBoundKey } from '../../../electron/core/keys/bound-key';
 import { DEFAULT_KEYCHAIN_SERVICE } from '../../../electron/core/keys/keytar-secret-store';
 import { openOsKeychain } from '../../../electron/core/keys/os-keychain';
 import { DEFAULT_LOCAL_DEMO_URL } from '../../../electron/core/profiles/built-in-profiles';
 import { startService } from '../../service/index';
+import { copyPackagedApp, packagedApp, resourcesOf, start, stop } from '../support/packaged-app';
 
-const executable = process.env.ADOPTION_PACKAGED_APP ?? '';
-const missing = !executable
-  ? 'ADOPTION_PACKAGED_APP is not set (the GitHub workflow sets it after electron-builder --dir)'
-  : !existsSync(executable)
-    ? `ADOPTION_PACKAGED_APP=${executable} does not exist`
-    : null;
+const { executable, missing } = packagedApp();
 if (missing) console.log(`[packaged app] skipped: ${missing}`);
-
-/** The app's resources folder: beside the executable, or Contents/Resources in a macOS bundle. */
-function resourcesOf(exe: string): string {
-  return process.platform === 'darwin' ? join(dirname(dirname(exe)), 'Resources') : join(dirname(exe), 'resources');
-}
-
-interface Started {
-  process: ChildProcess;
-  /** Everything it wrote to stderr and stdout so far. */
-  output: () => string;
-  /** The DevTools address, or the exit code and signal if it ended first. */
-  outcome: Promise<{ devtools: string } | { exit: number | null; signal: NodeJS.Signals | null }>;
-}
-
-function start(exe: string, args: string[], env: NodeJS.ProcessEnv): Started {
-  // Linux runners: no setuid sandbox helper and restricted user namespaces, as for Playwright's Electron.
-  const sandbox = process.platform === 'linux' ? ['--no-sandbox'] : [];
-  const child = spawn(exe, [...sandbox, '--remote-debugging-port=0', ...args], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let text = '';
-  const outcome = new Promise<{ devtools: string } | { exit: number | null; signal: NodeJS.Signals | null }>(
-    (resolve) => {
-      const read = (chunk: Buffer) => {
-        text += chunk.toString('utf8');
-        const match = /DevTools listening on (ws:\/\/\S+)/.exec(text);
-        if (match?.[1]) resolve({ devtools: match[1] });
-      };
-      child.stderr?.on('data', read);
-      child.stdout?.on('data', read);
-      child.once('exit', (exit, signal) => resolve({ exit, signal }));
-    },
-  );
-  return { process: child, output: () => text, outcome };
-}
-
-async function stop(started: Started): Promise<void> {
-  if (started.process.exitCode !== null || started.process.signalCode !== null) return;
-  const exited = new Promise((resolve) => started.process.once('exit', resolve));
-  started.process.kill();
-  await exited;
-}
 
 test.describe('the packaged app', () => {
   test.skip(missing !== null, missing ?? '');
@@ -153,10 +105,7 @@ test.describe('the packaged app', () => {
       'Electron checks asar integrity on macOS and Windows only (docs/tutorial/asar-integrity.md)',
     );
     // A copy of the whole app, so the package under test stays as built.
-    const root = process.platform === 'darwin' ? dirname(dirname(dirname(executable))) : dirname(executable);
-    const copy = join(home, 'app-copy');
-    cpSync(root, copy, { recursive: true, verbatimSymlinks: true });
-    const copiedExe = join(copy, relative(root, executable));
+    const copiedExe = copyPackagedApp(executable, home);
     const asar = join(resourcesOf(copiedExe), 'app.asar');
     // One byte of the archive's header: the name of a screen loaded only on first use. Without the
     // integrity check the app would start as usual (that screen is not needed at start); with it,

@@ -47,6 +47,8 @@ export const HOST_ONLY_SPECS: Readonly<Record<string, string>> = {
   'screenshots.spec.ts': "takes the README's screenshots in the browser host",
   'toolkit-screenshots.spec.ts': "takes the README's screenshots in the browser host",
   'screens.spec.ts': 'grants clipboard permissions to a browser context',
+  'update-waits.spec.ts':
+    "gives the in-process core an updater that records what it is told (Electron: the packaged app's feed)",
 };
 
 /** How to start the built app in Electron for one test. */

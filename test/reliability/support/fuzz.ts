@@ -155,6 +155,7 @@ export function createFuzzer(seed: number, jsonOnly = false) {
     keepEntries: ['profileId', 'batch', 'complete', 'entries'],
     settleEntry: ['profileId', 'localId', 'outcome', 'id'],
     safetyCopy: ['profileId'],
+    updateStatus: [],
     ordersRaw: ['profileId'],
     listProfiles: [],
     saveProfile: ['name', 'baseUrl', 'color'],

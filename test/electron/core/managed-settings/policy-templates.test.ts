@@ -47,8 +47,15 @@ describe('policy templates', () => {
       expect(policy.getAttribute('key')?.toLowerCase()).toBe(WINDOWS_POLICY_KEY.toLowerCase());
       // Machine and user: the app reads HKLM, then HKCU (electron/main/policy-store.ts).
       expect(policy.getAttribute('class')).toBe('Both');
-      const texts = Array.from(policy.getElementsByTagName('text') as unknown as ArrayLike<Element>);
-      expect(texts.map((t) => t.getAttribute('valueName'))).toEqual([policy.getAttribute('name')]);
+      // One value each, named as the policy: a text box, or for UpdateMode a choice of "on" and "off".
+      const values = ['text', 'enum'].flatMap((tag) =>
+        Array.from(policy.getElementsByTagName(tag) as unknown as ArrayLike<Element>),
+      );
+      expect(values.map((v) => v.getAttribute('valueName'))).toEqual([policy.getAttribute('name')]);
+      if (values[0]?.tagName === 'enum') {
+        const choices = Array.from(values[0].getElementsByTagName('string') as unknown as ArrayLike<Element>);
+        expect(choices.map((c) => c.textContent)).toEqual(['on', 'off']);
+      }
     }
   });
 
@@ -60,8 +67,8 @@ describe('policy templates', () => {
     for (const [, kind, id] of admx.matchAll(/\$\((string|presentation)\.([A-Za-z0-9_]+)\)/g)) {
       expect((kind === 'string' ? strings : presentations).has(id ?? ''), `${kind}.${id}`).toBe(true);
     }
-    const textBoxes = all(adml, 'textBox').map((t) => t.getAttribute('refId'));
-    expect(textBoxes).toEqual(POLICY_NAMES);
+    const controls = [...all(adml, 'textBox'), ...all(adml, 'dropdownList')].map((t) => t.getAttribute('refId'));
+    expect(controls.sort()).toEqual([...POLICY_NAMES].sort());
   });
 
   it('configuration profile: a payload for the app’s bundle id with every setting', () => {
@@ -76,7 +83,10 @@ describe('policy templates', () => {
       return next?.textContent;
     };
     expect(value('PayloadType')).toBe(MAC_POLICY_DOMAIN);
-    for (const name of POLICY_NAMES) expect(value(name), name).toMatch(/^https:\/\//);
+    for (const name of POLICY_NAMES) expect(value(name), name).toBeTruthy();
+    for (const name of ['ProductionAddress', 'StagingAddress', 'UpdateFeedUrl'])
+      expect(value(name), name).toMatch(/^https:\/\//);
+    expect(value('UpdateMode')).toBe('on');
   });
 
   it('Linux: the example, installed as root would install it, is read by the app', async () => {
@@ -98,6 +108,7 @@ describe('policy templates', () => {
           staging: { baseUrl: 'https://staging.adopt.example.org/v1' },
         },
         problems: [],
+        updates: { enabled: true, url: 'https://updates.example.org/adoption-desk/' },
       });
     } finally {
       rmSync(base, { recursive: true, force: true });
