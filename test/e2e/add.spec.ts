@@ -6,17 +6,18 @@ test('Ctrl+N opens the form; inline validation; Enter adds online and the form r
   await expectListLoaded(page);
   await page.keyboard.press('Control+n');
   await expect(page).toHaveURL(/#\/animals\/new$/);
-  await expect(page.getByLabel(/^Name/)).toBeFocused();
+  const form = page.getByRole('form', { name: 'Add an animal' });
+  await expect(form.getByLabel(/^Name/)).toBeFocused();
 
-  await page.getByLabel(/^Category ID/).fill('1.5');
-  await page.getByLabel(/^Category ID/).press('Enter');
+  await form.getByLabel(/^Category ID/).fill('1.5');
+  await form.getByLabel(/^Category ID/).press('Enter');
   await expect(page.getByText('Name is required.')).toBeVisible();
   await expect(page.getByText('Category ID must be a whole number, such as 3.')).toBeVisible();
   await expectNoAxeViolations(page);
 
   await addAnimal(page, 'Pickle', '9223372036854775807');
-  await expect(page.getByLabel(/^Name/)).toHaveValue('');
-  await expect(page.getByLabel(/^Name/)).toBeFocused();
+  await expect(form.getByLabel(/^Name/)).toHaveValue('');
+  await expect(form.getByLabel(/^Name/)).toBeFocused();
   await addAnimal(page, 'Mango', '2');
   await expect.poll(async () => (await creations(service)).length).toBe(2);
   await expect(page.getByTestId('sync-indicator')).toContainText('all sent');

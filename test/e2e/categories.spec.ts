@@ -110,9 +110,10 @@ test('the duplicate question: asked before saving, once more to add, never silen
   const before = (await creations(service)).length;
 
   await page.getByRole('link', { name: 'Add animal', exact: true }).click();
-  const name = page.getByLabel(/^Name/);
+  const addForm = page.getByRole('form', { name: 'Add an animal' });
+  const name = addForm.getByLabel(/^Name/);
   await name.fill(` ${known.name.toUpperCase()} `);
-  await page.getByLabel(/^Category ID/).fill(known.categoryId);
+  await addForm.getByLabel(/^Category ID/).fill(known.categoryId);
   await name.press('Enter');
   const question = page.getByTestId('duplicate-question');
   const label = known.categoryId === '2' ? 'Cats' : `category ${known.categoryId}`;

@@ -31,21 +31,20 @@ test('a full disk: the form says the animal could not be saved and keeps it; sav
   await expectListLoaded(page);
   await page.getByRole('link', { name: 'Add animal', exact: true }).click();
   disk.full = true;
-  await page.getByLabel(/^Name/).fill('Pumpkin');
-  await page.getByLabel(/^Category ID/).fill('3');
-  await page.getByLabel(/^Category ID/).press('Enter');
-
   const form = page.getByRole('form', { name: 'Add an animal' });
+  await form.getByLabel(/^Name/).fill('Pumpkin');
+  await form.getByLabel(/^Category ID/).fill('3');
+  await form.getByLabel(/^Category ID/).press('Enter');
   await expect(form.getByRole('alert')).toHaveText(
     "Not saved: This computer's safety copy could not be written: the disk is full.",
   );
-  await expect(page.getByLabel(/^Name/)).toHaveValue('Pumpkin');
-  await expect(page.getByLabel(/^Category ID/)).toHaveValue('3');
+  await expect(form.getByLabel(/^Name/)).toHaveValue('Pumpkin');
+  await expect(form.getByLabel(/^Category ID/)).toHaveValue('3');
   await expect(page.getByTestId('queued-row')).toHaveCount(0);
   expect(await creations(service)).toHaveLength(0);
 
   disk.full = false;
-  await page.getByLabel(/^Category ID/).press('Enter');
+  await form.getByLabel(/^Category ID/).press('Enter');
   await expect(page.getByTestId('add-result')).toContainText(/Pumpkin (is saved on this device|was sent)/);
   await expect(page.getByTestId('add-result')).toContainText('Pumpkin was sent (ID', { timeout: 15_000 });
   expect(await creations(service)).toHaveLength(1);

@@ -21,14 +21,19 @@ export async function expectListLoaded(page: Page): Promise<void> {
 
 /**
  * Types an animal into the Add form, presses Enter and waits for the form to speak of it: it
- * is saved on this device, or (the form follows the entry) already sent or set aside.
+ * is saved on this device, or (the form follows the entry) already sent or set aside. It waits
+ * for the Add form itself first and types only into it: right after a click on "Add animal" the
+ * screen before may still be shown, with fields of the same names (issue 25: the Keys and
+ * profiles screen's "Name a category" form once took the name).
  */
 export async function addAnimal(page: Page, name: string, categoryId: string): Promise<void> {
-  await page.getByLabel(/^Name/).fill(name);
-  await page.getByLabel(/^Category ID/).fill(categoryId);
-  await page.getByLabel(/^Category ID/).press('Enter');
+  const form = page.getByRole('form', { name: 'Add an animal' });
+  await expect(form).toBeVisible();
+  await form.getByLabel(/^Name/).fill(name);
+  await form.getByLabel(/^Category ID/).fill(categoryId);
+  await form.getByLabel(/^Category ID/).press('Enter');
   const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  await expect(page.getByTestId('add-result')).toContainText(
+  await expect(form.getByTestId('add-result')).toContainText(
     new RegExp(`^\\s*${escaped} (is saved on this device|was sent \\(ID|was not accepted|needs a check)`),
   );
 }

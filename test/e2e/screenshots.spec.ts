@@ -32,9 +32,10 @@ test.describe('main screens', () => {
     await expect(page.getByText('Name is required.')).toBeVisible();
     await expectNoAxeViolations(page);
     await addAnimal(page, 'Biscuit', '3');
-    await page.getByLabel(/^Name/).fill('Pepper');
-    await page.getByLabel(/^Category ID/).fill('12.5');
-    await page.getByLabel(/^Category ID/).press('Enter');
+    const form = page.getByRole('form', { name: 'Add an animal' });
+    await form.getByLabel(/^Name/).fill('Pepper');
+    await form.getByLabel(/^Category ID/).fill('12.5');
+    await form.getByLabel(/^Category ID/).press('Enter');
     await expect(page.getByText('Category ID must be a whole number')).toBeVisible();
     await shoot(page, 'add');
   });

@@ -71,21 +71,24 @@ function collectEvents(
 }
 
 describe('browser host', () => {
+  let base: string;
   let rendererDir: string;
   let bus: EventBus;
   let calls: [string, unknown][];
   let host: BrowserHost;
 
   beforeEach(async () => {
-    rendererDir = mkdtempSync(join(tmpdir(), 'adoption-renderer-'));
-    mkdirSync(join(rendererDir, 'assets'));
+    // The renderer folder inside a folder of this test's own, beside a file it must never serve.
+    base = mkdtempSync(join(tmpdir(), 'adoption-renderer-'));
+    rendererDir = join(base, 'renderer');
+    mkdirSync(join(rendererDir, 'assets'), { recursive: true });
     writeFileSync(
       join(rendererDir, 'index.html'),
       '<!doctype html><html><head><title>t</title></head><body></body></html>',
     );
     writeFileSync(join(rendererDir, 'assets', 'app.js'), 'console.log(1)');
     writeFileSync(join(rendererDir, 'assets', 'app.css'), 'body{}');
-    writeFileSync(join(tmpdir(), 'adoption-outside.txt'), 'secret');
+    writeFileSync(join(base, 'adoption-outside.txt'), 'secret');
     bus = createEventBus();
     calls = [];
     const router: Router = {
@@ -100,7 +103,7 @@ describe('browser host', () => {
 
   afterEach(async () => {
     await host.stop();
-    rmSync(rendererDir, { recursive: true, force: true });
+    rmSync(base, { recursive: true, force: true });
   });
 
   it('listens on 127.0.0.1, at a name of its own under .localhost', () => {
