@@ -76,9 +76,13 @@ test('category names: edited, exported, imported from a file (a bad one changes 
   await expect(page.getByTestId('detail-category')).toHaveText(expected);
 
   await page.getByRole('link', { name: 'Add animal', exact: true }).click();
-  const category = page.getByLabel(/^Category ID/);
+  // The Add form first: right after the click the detail screen may still be shown (issue 25).
+  const addForm = page.getByRole('form', { name: 'Add an animal' });
+  await expect(addForm).toBeVisible();
+  const category = addForm.getByLabel(/^Category ID/);
+  await expect(addForm.locator('datalist#add-categories option')).toHaveCount(3);
   expect(
-    await page
+    await addForm
       .locator('datalist#add-categories option')
       .evaluateAll((options) => options.map((option) => [(option as HTMLOptionElement).value, option.textContent])),
   ).toEqual([

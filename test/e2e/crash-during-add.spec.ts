@@ -8,12 +8,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { storeBoundKey } from '../../electron/core/keys/bound-key';
 import { decodeJournal } from '../../electron/core/safety-copy/journal-file';
 import { mulberry32, randomInt } from '../service/prng';
 import { expect, test } from './fixtures';
-import { expectListLoaded } from './renderer-helpers';
-import { freePort, startHostProcess } from './support/host-process';
+import { freePort, openOnHostProcess, startHostProcess } from './support/host-process';
 import { serviceList } from './support/toolkit';
 
 const ANIMALS = 30;
@@ -77,20 +75,13 @@ for (const seed of [301, 302, 303]) {
     browser,
   }) => {
     test.setTimeout(90_000);
-    await storeBoundKey(secretStore, 'local', service.url, service.key);
-    const options = {
-      port: await freePort(),
-      dataDir: join(dataDir, 'app'),
-      serviceUrl: service.url,
-      keychainService,
-      logFile: join(dataDir, 'host.log'),
-    };
-    let host = await startHostProcess(options);
-    const context = await browser.newContext();
+    const opened = await openOnHostProcess(
+      { service, dataDir, keychainService, secretStore, browser },
+      await freePort(),
+    );
+    const { options, context, page } = opened;
+    let host = opened.host;
     try {
-      const page = await context.newPage();
-      await page.goto(host.launchUrl);
-      await expectListLoaded(page);
       await service.stop();
       await page.getByRole('link', { name: 'Add animal', exact: true }).click();
       await expect(page.getByRole('form', { name: 'Add an animal' })).toBeVisible();

@@ -4,11 +4,9 @@
  * sent once the service is back. IndexedDB is per origin, so a host on another port would
  * show an empty queue ("Online · all sent") and never send it.
  */
-import { join } from 'node:path';
-import { storeBoundKey } from '../../electron/core/keys/bound-key';
 import { expect, test } from './fixtures';
-import { addAnimal, creations, expectListLoaded } from './renderer-helpers';
-import { startHostProcess } from './support/host-process';
+import { addAnimal, creations } from './renderer-helpers';
+import { openOnHostProcess, startHostProcess } from './support/host-process';
 
 test('an animal queued offline is shown and sent after the host restarts', async ({
   service,
@@ -18,19 +16,10 @@ test('an animal queued offline is shown and sent after the host restarts', async
   browser,
 }) => {
   test.setTimeout(60_000);
-  await storeBoundKey(secretStore, 'local', service.url, service.key);
-  const options = {
-    dataDir: join(dataDir, 'app'),
-    serviceUrl: service.url,
-    keychainService,
-    logFile: join(dataDir, 'host.log'),
-  };
-  let host = await startHostProcess(options);
-  const context = await browser.newContext();
+  const opened = await openOnHostProcess({ service, dataDir, keychainService, secretStore, browser });
+  const { options, context, page } = opened;
+  let host = opened.host;
   try {
-    const page = await context.newPage();
-    await page.goto(host.launchUrl);
-    await expectListLoaded(page);
     await service.stop();
     await page.getByRole('link', { name: 'Add animal', exact: true }).click();
     await addAnimal(page, 'Stranded', '3');

@@ -13,11 +13,10 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CHROMIUM_ARGS } from '../../playwright.config';
-import { storeBoundKey } from '../../electron/core/keys/bound-key';
 import { type E2eService, expect, test } from './fixtures';
 import { addAnimal, creations, expectListLoaded } from './renderer-helpers';
 import { browserClearsIndexedDb } from './support/browser-storage';
-import { startHostProcess } from './support/host-process';
+import { openOnHostProcess, startHostProcess } from './support/host-process';
 import { serviceList } from './support/toolkit';
 
 const NAMES = ['Olive', 'Basil', 'Sage'];
@@ -78,19 +77,10 @@ test.describe('the browser clears the site storage', () => {
 
   test('the same across a restart of the host', async ({ service, dataDir, keychainService, secretStore, browser }) => {
     test.setTimeout(90_000);
-    await storeBoundKey(secretStore, 'local', service.url, service.key);
-    const options = {
-      dataDir: join(dataDir, 'app'),
-      serviceUrl: service.url,
-      keychainService,
-      logFile: join(dataDir, 'host.log'),
-    };
-    let host = await startHostProcess(options);
-    const context = await browser.newContext();
+    const opened = await openOnHostProcess({ service, dataDir, keychainService, secretStore, browser });
+    const { options, context, page } = opened;
+    let host = opened.host;
     try {
-      const page = await context.newPage();
-      await page.goto(host.launchUrl);
-      await expectListLoaded(page);
       await service.stop();
       await queueOffline(page);
       await browserClearsIndexedDb(page);

@@ -8,9 +8,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './free-port';
 
 export const TINYPROXY = process.env.TINYPROXY_BINARY ?? '/usr/bin/tinyproxy';
 
@@ -30,18 +31,6 @@ export interface RunningProxy {
 
 export function tinyproxyAvailable(): boolean {
   return existsSync(TINYPROXY);
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      resolve(typeof address === 'object' && address ? address.port : 0);
-      server.close();
-    });
-  });
 }
 
 function exited(child: ChildProcess): Promise<void> {

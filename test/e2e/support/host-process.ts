@@ -6,11 +6,18 @@
  * leaves nothing behind. Its stdout and stderr are appended to `logFile` (the key sweep reads
  * it). The first line it prints is its one-time launch URL.
  */
+import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
+import { storeBoundKey } from '../../../electron/core/keys/bound-key';
+import type { SecretStore } from '../../../electron/core/keys/secret-store';
+import { freePort } from '../../support/free-port';
+import type { E2eService } from '../fixtures';
+import { expectListLoaded } from '../renderer-helpers';
 import { e2eOutDir } from './global-setup';
+
+export { freePort };
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 
@@ -37,19 +44,6 @@ export interface HostProcess {
   kill(): void;
   /** SIGTERM (a clean stop), then waits for the exit. */
   stop(): Promise<void>;
-}
-
-/** A port that was free a moment ago (the host binds it and keeps it across restarts). */
-export function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolvePort(port));
-    });
-  });
 }
 
 /** Starts the host and resolves once it printed its address (the first line of stdout). */
@@ -119,4 +113,44 @@ export async function startHostProcess(options: HostProcessOptions): Promise<Hos
       await exited;
     },
   };
+}
+
+/** What a test of its own host process starts from: its fixtures. */
+export interface HostProcessTest {
+  service: E2eService;
+  dataDir: string;
+  keychainService: string;
+  secretStore: SecretStore;
+  browser: Browser;
+}
+
+/**
+ * The service's key stored for Local demo, the host started as a process of its own (its data
+ * folder and log inside the test's), and a page of a new browser context opened on its launch
+ * link with the list loaded. On failure what was started is stopped again.
+ */
+export async function openOnHostProcess(
+  test: HostProcessTest,
+  port?: number,
+): Promise<{ options: HostProcessOptions; host: HostProcess; context: BrowserContext; page: Page }> {
+  await storeBoundKey(test.secretStore, 'local', test.service.url, test.service.key);
+  const options: HostProcessOptions = {
+    ...(port !== undefined ? { port } : {}),
+    dataDir: join(test.dataDir, 'app'),
+    serviceUrl: test.service.url,
+    keychainService: test.keychainService,
+    logFile: join(test.dataDir, 'host.log'),
+  };
+  const host = await startHostProcess(options);
+  const context = await test.browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto(host.launchUrl);
+    await expectListLoaded(page);
+    return { options, host, context, page };
+  } catch (error) {
+    await context.close();
+    await host.stop();
+    throw error;
+  }
 }
