@@ -4,11 +4,15 @@
 // check (electron-builder on a stand-in Electron, test/packaging/) runs as vitest tests.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { playwrightFailures, vitestFailures } from './lib/failed-tests.mjs';
 import { checkPrerequisites } from './lib/prerequisites.mjs';
 
 const RESULTS = 'test-results';
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const failures = [];
+// Each failing test by name with the first line of its error, printed again at the very end so
+// that a CI log cut to its last lines still says what failed.
+const failedTests = [];
 
 function run(title, command, args) {
   console.log(`\n▶ ${title}: ${command} ${args.join(' ')}`);
@@ -45,6 +49,7 @@ function vitest(title, wrapper, projects, file) {
     failures.push(`${title} (no report)`);
     return;
   }
+  failedTests.push(...vitestFailures(title, report));
   totals.passed += report.numPassedTests;
   totals.failed += report.numFailedTests;
   totals.skipped += report.numPendingTests + report.numTodoTests;
@@ -56,7 +61,9 @@ function vitest(title, wrapper, projects, file) {
 
 function playwright(title, config, file) {
   const ok = run(title, 'node', ['scripts/with-keyring.mjs', 'npx', 'playwright', 'test', '-c', config]);
-  const stats = readJson(file)?.stats;
+  const report = readJson(file);
+  const stats = report?.stats;
+  failedTests.push(...playwrightFailures(title, report));
   if (!stats) {
     totals.failed += 1;
     failures.push(`${title} (no report)`);
@@ -98,5 +105,6 @@ else {
 playwright('end-to-end tests in Electron', 'playwright.electron.config.ts', `${RESULTS}/playwright-electron.json`);
 
 if (failures.length > 0) console.log(`\nFailed: ${failures.join(', ')}`);
+for (const test of failedTests) console.log(`  ✘ ${test}`);
 console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(totals.failed > 0 ? 1 : 0);
