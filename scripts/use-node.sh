@@ -29,13 +29,17 @@ adoption_use_node() {
       return 1
       ;;
   esac
+  # The machine's npm settings (its registry or mirror, the organisation's CA or proxy) are in npm's
+  # global config, which npm looks for beside the Node it runs on and under `--prefix`: keep that file
+  # for the fetch below and for every npm run on the new Node (npm's `globalconfig` setting).
+  globalconfig="${npm_config_globalconfig:-$(npm config get globalconfig 2>/dev/null)}"
   prefix="${XDG_CACHE_HOME:-$HOME/.cache}/adoption-desk/node-$wanted-$arch"
   package="$prefix/node_modules/node-linux-$arch"
   if [ ! -x "$package/bin/node" ]; then
     echo "use-node: fetching Node $wanted (node-linux-$arch) from the npm registry into $prefix"
     mkdir -p "$prefix" &&
-      npm install --prefix "$prefix" --no-save --no-package-lock --no-audit --no-fund --ignore-scripts \
-        "node-linux-$arch@$wanted" >"$prefix/install.log" 2>&1 || {
+      npm install ${globalconfig:+--globalconfig "$globalconfig"} --prefix "$prefix" --no-save --no-package-lock \
+        --no-audit --no-fund --ignore-scripts "node-linux-$arch@$wanted" >"$prefix/install.log" 2>&1 || {
       tail -n 20 "$prefix/install.log" >&2
       echo "use-node: could not fetch Node $wanted" >&2
       return 1
@@ -44,6 +48,10 @@ adoption_use_node() {
   PATH="$package/bin:$PATH"
   npm_config_nodedir="$package"
   export PATH npm_config_nodedir
+  if [ -n "$globalconfig" ]; then
+    npm_config_globalconfig="$globalconfig"
+    export npm_config_globalconfig
+  fi
   hash -r 2>/dev/null || true
   echo "use-node: Node $(node --version) from $package"
 }
