@@ -77,14 +77,24 @@ export class AnimalListStore {
       (row) => !listed.has(row.id) && (this.status === 'all' || row.animal.status === this.status),
     );
   });
+  /**
+   * The rows that match the status filter. The rows answer the query they were read for; when the
+   * filter changes they stay until the new query's own rows are read (from the cache, then the
+   * service), and meanwhile a row of another status is never shown under the new filter.
+   */
+  readonly matching: CachedAnimal[] = $derived(
+    this.status === 'all' ? this.rows : this.rows.filter((row) => row.animal.status === this.status),
+  );
   readonly visible: CachedAnimal[] = $derived(
-    searchAndSort([...this.sentNotListed, ...this.rows], this.search, this.sort),
+    searchAndSort([...this.sentNotListed, ...this.matching], this.search, this.sort),
   );
   /** The last request failed because of the key (none saved, or refused). */
   readonly keyProblem: boolean = $derived(this.error !== null && KEY_CODES.has(this.error.code));
   #request = 0;
   /** Asked to load again while a load was running: once more if that one fails. */
   #again = false;
+  /** The query the rows answer (status and limit), null before any. */
+  #rowsQuery: string | null = null;
 
   constructor(
     private readonly api: AdoptionApi,
@@ -147,6 +157,15 @@ export class AnimalListStore {
   async load(): Promise<void> {
     const request = ++this.#request;
     const query = { limit: this.limit, ...(this.status === 'all' ? {} : { status: this.status }) };
+    const asked = JSON.stringify(query);
+    if (this.#rowsQuery !== null && this.#rowsQuery !== asked) {
+      // The rows answer another query: until this one's own rows are read, only those that fit it
+      // stay, and nothing says they are this query's answer or when it was fetched.
+      this.rows = this.matching.slice(0, query.limit);
+      this.source = 'none';
+      this.fetchedAt = null;
+      this.#rowsQuery = asked;
+    }
     this.state = 'loading';
     this.waiting = true;
     this.#again = false;
@@ -158,6 +177,7 @@ export class AnimalListStore {
   async #load(request: number, query: { limit: number; status?: AnimalStatus }): Promise<void> {
     const cached = await this.cache.readList(query);
     if (request !== this.#request) return;
+    this.#rowsQuery = JSON.stringify(query);
     this.rows = collapseDuplicateIds(cached?.animals ?? [], (row) => row.id);
     this.fetchedAt = cached?.fetchedAt ?? null;
     this.source = cached ? 'cached_list' : 'none';

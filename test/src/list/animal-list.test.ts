@@ -178,4 +178,36 @@ describe('AnimalListStore', () => {
     await again;
     expect(api.calls.filter((call) => call.channel === 'listPets')).toHaveLength(2);
   });
+
+  it('a new status filter never shows the last answer’s other statuses while its own answer loads', async () => {
+    const mixed: Animal[] = [
+      { id: '1', name: 'Ada', categoryId: '1', status: 'available' },
+      { id: '2', name: 'Bo', categoryId: '1', status: 'sold' },
+      { id: '3', name: 'Cy', categoryId: '1', status: 'pending' },
+    ];
+    const api = fakeAdoptionApi();
+    api.handle('listPets', () => ok({ animals: mixed, fetchedAt: 1000 }));
+    const id = fresh();
+    const list = new AnimalListStore(api, id, new AnimalCache(openProfileDb(id)));
+    await list.load();
+    expect(list.visible.map((row) => row.id)).toEqual(['1', '2', '3']);
+
+    // The service has not answered the "sold" query yet (nor was it ever saved).
+    const answers: Array<() => void> = [];
+    api.handle(
+      'listPets',
+      () => new Promise((resolve) => answers.push(() => resolve(ok({ animals: [mixed[1]!], fetchedAt: 2000 })))),
+    );
+    const loading = list.setStatus('sold');
+    expect(list.visible.map((row) => row.animal.status)).not.toContain('available');
+    expect(list.visible.map((row) => row.animal.status)).not.toContain('pending');
+    // Nor does anything say the service answered this query, or when.
+    expect(list.source).not.toBe('service');
+    expect(list.fetchedAt).toBeNull();
+    await vi.waitFor(() => expect(answers).toHaveLength(1));
+    expect(list.visible.every((row) => row.animal.status === 'sold')).toBe(true);
+    answers[0]!();
+    await loading;
+    expect(list.visible.map((row) => row.id)).toEqual(['2']);
+  });
 });
