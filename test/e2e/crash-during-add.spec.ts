@@ -7,49 +7,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from '@playwright/test';
 import { decodeJournal } from '../../electron/core/safety-copy/journal-file';
 import { mulberry32, randomInt } from '../service/prng';
 import { expect, test } from './fixtures';
 import { freePort, openOnHostProcess, startHostProcess } from './support/host-process';
+import { addThroughForm } from './support/queue-through-form';
 import { serviceList } from './support/toolkit';
 
 const ANIMALS = 30;
-
-/**
- * Adds the animals through the Add form, one after another, as fast as the form takes them, and
- * records what the form said of each: `saved` (its word that the animal is kept) or `failed`.
- */
-function addThroughForm(page: Page, names: string[]): Promise<Record<string, 'saved' | 'failed'>> {
-  return page.evaluate(async (list) => {
-    const outcome: Record<string, 'saved' | 'failed'> = {};
-    const form = document.querySelector<HTMLFormElement>('form[aria-label="Add an animal"]');
-    const name = document.querySelector<HTMLInputElement>('#add-name');
-    const category = document.querySelector<HTMLInputElement>('#add-category');
-    if (!form || !name || !category) throw new Error('the Add form is not on screen');
-    const type = (input: HTMLInputElement, value: string) => {
-      input.value = value;
-      input.dispatchEvent(new Event('input', { bubbles: true }));
-    };
-    const answer = (expected: string) =>
-      new Promise<'saved' | 'failed'>((resolve) => {
-        const check = () => {
-          if (form.querySelector('[role="alert"]')) return resolve('failed');
-          const text = form.querySelector('[data-testid="add-result"]')?.textContent ?? '';
-          if (text.trim().startsWith(`${expected} `)) return resolve('saved');
-          setTimeout(check, 2);
-        };
-        check();
-      });
-    for (const animal of list) {
-      type(name, animal);
-      type(category, '4');
-      form.requestSubmit();
-      outcome[animal] = await answer(animal);
-    }
-    return outcome;
-  }, names);
-}
 
 /** The names the journal file holds as kept (read as a restart would: torn tail left out). */
 function journalNames(dataDir: string): Set<string> {
@@ -88,12 +53,16 @@ for (const seed of [301, 302, 303]) {
 
       const names = Array.from({ length: ANIMALS }, (_, i) => `Crash ${seed}-${i + 1}`);
       const killAfterMs = randomInt(mulberry32(seed), 30, 800);
-      const adding = addThroughForm(page, names);
+      const adding = addThroughForm(
+        page,
+        names.map((name) => ({ name, categoryId: '4' })),
+        false,
+      );
       await new Promise((resolve) => setTimeout(resolve, killAfterMs));
       host.kill();
       await host.exited;
       const said = await adding;
-      const saved = names.filter((name) => said[name] === 'saved');
+      const saved = names.filter((name) => said[name]?.saved === true);
       const journal = journalNames(options.dataDir);
       console.log(
         `crash-during-add seed ${seed}: killed after ${killAfterMs} ms; ${saved.length} said saved, ${journal.size} in the journal`,
