@@ -164,8 +164,8 @@ export class AnimalListStore {
       this.rows = this.matching.slice(0, query.limit);
       this.source = 'none';
       this.fetchedAt = null;
-      this.#rowsQuery = asked;
     }
+    this.#rowsQuery = asked;
     this.state = 'loading';
     this.waiting = true;
     this.#again = false;
@@ -177,7 +177,6 @@ export class AnimalListStore {
   async #load(request: number, query: { limit: number; status?: AnimalStatus }): Promise<void> {
     const cached = await this.cache.readList(query);
     if (request !== this.#request) return;
-    this.#rowsQuery = JSON.stringify(query);
     this.rows = collapseDuplicateIds(cached?.animals ?? [], (row) => row.id);
     this.fetchedAt = cached?.fetchedAt ?? null;
     this.source = cached ? 'cached_list' : 'none';
