@@ -72,11 +72,8 @@ for (const seed of [301, 302, 303]) {
       expect(saved.length).toBeGreaterThan(0);
 
       host = await startHostProcess(options);
-      // The page is reloaded before the service is back: the old page could otherwise send an animal
-      // to it and be navigated away before the answer, a send cut off mid-way that the app rightly
-      // leaves to staff ("1 to check") while the service has not shown that it keeps keys.
-      await page.goto(host.launchUrl);
       await service.restart();
+      await page.goto(host.launchUrl);
       await page.getByRole('link', { name: 'Animals', exact: true }).click();
       await expect
         .poll(async () => (await serviceList(service)).length, { timeout: 60_000 })
