@@ -26,6 +26,15 @@ const RENDERER = {
   regex: '(^|/)src/(?!shared/)[^/]',
   message: 'Only the renderer may import the renderer: the rest shares src/shared with it.',
 };
+/**
+ * The renderer and the contract use zod/mini through src/shared/zod.ts, which sets its English
+ * messages: classic zod brings its whole API into the window's start-up (docs/performance.md,
+ * "Start-up weight"), and zod/mini imported elsewhere would parse with no messages set.
+ */
+const ZOD_DIRECT = {
+  regex: '^zod(/|$)',
+  message: "src/ imports z from src/shared/zod.ts (zod/mini with its messages set), never 'zod' itself.",
+};
 /** The app's Electron-side code, by relative path (`../../electron/core/…`). */
 const ELECTRON_CODE = {
   regex: '^(\\.\\.?/)+electron/',
@@ -70,10 +79,22 @@ export default tseslint.config(
     files: ['src/**/*.ts', 'src/**/*.svelte'],
     ignores: ['src/shared/**'],
     languageOptions: { globals: { ...globals.browser } },
-    rules: { 'no-restricted-imports': ['error', { paths: [ELECTRON], patterns: [NODE_BUILTINS, ELECTRON_CODE] }] },
+    rules: {
+      'no-restricted-imports': ['error', { paths: [ELECTRON], patterns: [NODE_BUILTINS, ELECTRON_CODE, ZOD_DIRECT] }],
+    },
   },
   {
     files: ['src/shared/**/*.ts'],
+    ignores: ['src/shared/zod.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [ELECTRON], patterns: [NODE_BUILTINS, DOM_ONLY, ELECTRON_CODE, ZOD_DIRECT] },
+      ],
+    },
+  },
+  {
+    files: ['src/shared/zod.ts'],
     rules: {
       'no-restricted-imports': ['error', { paths: [ELECTRON], patterns: [NODE_BUILTINS, DOM_ONLY, ELECTRON_CODE] }],
     },

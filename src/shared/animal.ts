@@ -2,25 +2,29 @@
  * The records of the Animal Adoption Service interface (interface.md), as zod schemas.
  * int64 fields are exact decimal strings inside the app (see json-codec.ts).
  */
-import { z } from 'zod';
 import { isInt64String } from './int64';
+import { z } from './zod';
 
 export const ANIMAL_STATUSES = ['available', 'pending', 'sold'] as const;
 export const AnimalStatus = z.enum(ANIMAL_STATUSES);
 export type AnimalStatus = z.infer<typeof AnimalStatus>;
 
 /** An int64 value as an exact decimal string. */
-export const Int64 = z.string().refine(isInt64String, { message: 'must be a whole number between -2^63 and 2^63-1' });
+export const Int64 = z
+  .string()
+  .check(z.refine(isInt64String, { message: 'must be a whole number between -2^63 and 2^63-1' }));
 
 /** The creation payload: name and categoryId required, status optional, no id. */
 export const NewAnimal = z.object({
   name: z
     .string({ error: 'name is required' })
-    .trim()
-    .min(1, { message: 'name is required' })
-    .max(200, { message: 'name must be at most 200 characters' }),
+    .check(
+      z.trim(),
+      z.minLength(1, { message: 'name is required' }),
+      z.maxLength(200, { message: 'name must be at most 200 characters' }),
+    ),
   categoryId: Int64,
-  status: AnimalStatus.optional(),
+  status: z.optional(AnimalStatus),
 });
 export type NewAnimal = z.infer<typeof NewAnimal>;
 
@@ -32,7 +36,7 @@ export const Animal = z.looseObject({
   id: Int64,
   name: z.string(),
   categoryId: Int64,
-  status: AnimalStatus.optional(),
+  status: z.optional(AnimalStatus),
 });
 export type Animal = z.infer<typeof Animal>;
 
@@ -43,7 +47,7 @@ export const Animals = z.array(Animal);
 export const ServiceError = z.looseObject({
   code: z.string(),
   message: z.string(),
-  status: z.number().int(),
+  status: z.int(),
 });
 export type ServiceError = z.infer<typeof ServiceError>;
 
@@ -53,12 +57,15 @@ export const LIMIT_DEFAULT = 20;
 
 /** Query of `GET /pets`: limit 1..100 (default 20), optional status filter. */
 export const ListQuery = z.object({
-  limit: z
-    .number()
-    .int({ message: 'limit must be a whole number' })
-    .min(LIMIT_MIN, { message: `limit must be at least ${LIMIT_MIN}` })
-    .max(LIMIT_MAX, { message: `limit must be at most ${LIMIT_MAX}` })
-    .default(LIMIT_DEFAULT),
-  status: AnimalStatus.optional(),
+  limit: z._default(
+    z
+      .int({ message: 'limit must be a whole number' })
+      .check(
+        z.gte(LIMIT_MIN, { message: `limit must be at least ${LIMIT_MIN}` }),
+        z.lte(LIMIT_MAX, { message: `limit must be at most ${LIMIT_MAX}` }),
+      ),
+    LIMIT_DEFAULT,
+  ),
+  status: z.optional(AnimalStatus),
 });
 export type ListQuery = z.infer<typeof ListQuery>;

@@ -3,21 +3,23 @@
  * output schemas, and every event the core pushes. Main registers handlers from it, the
  * preload and the browser client build `window.adoption` from it; nothing is declared twice.
  */
-import { z } from 'zod';
 import { Animal, Int64, ListQuery, NewAnimal } from './animal';
 import { DiagnosticEntry } from './diagnostics';
 import { ProfileId, Profile, ProfileInput, ProfileList } from './profile';
 import { GovernorSnapshot } from './rate-limit';
 import { UpdateStatus } from './updates';
+import { z } from './zod';
 
 const MAX_KEY_BYTES = 4096;
 
 /** An API key as staff paste it: non-empty, no whitespace or control characters, ≤ 4 KiB. */
-export const ApiKey = z
-  .string()
-  .min(1, { message: 'the key is empty' })
-  .refine((key) => new TextEncoder().encode(key).length <= MAX_KEY_BYTES, { message: 'the key is longer than 4 KiB' })
-  .refine((key) => !/[\s\p{Cc}]/u.test(key), { message: 'the key contains spaces or control characters' });
+export const ApiKey = z.string().check(
+  z.minLength(1, { message: 'the key is empty' }),
+  z.refine((key: string) => new TextEncoder().encode(key).length <= MAX_KEY_BYTES, {
+    message: 'the key is longer than 4 KiB',
+  }),
+  z.refine((key: string) => !/[\s\p{Cc}]/u.test(key), { message: 'the key contains spaces or control characters' }),
+);
 
 const ProfileRef = z.object({ profileId: ProfileId });
 
@@ -32,9 +34,9 @@ const KeyStatus = z.object({ profileId: z.string(), state: KeyState, at: z.numbe
 
 export const DeprecationInfo = z.object({
   /** The `Deprecation` header as sent (e.g. `@1700000000`), null when absent. */
-  deprecation: z.string().nullable(),
+  deprecation: z.nullable(z.string()),
   /** The `Sunset` header as sent (an HTTP-date), null when absent. */
-  sunset: z.string().nullable(),
+  sunset: z.nullable(z.string()),
 });
 
 /**
@@ -55,39 +57,43 @@ export const KEEP_ENTRIES_MAX = 500;
 /** A proxy as a login is kept for it: "host:port" (an IPv6 host in brackets). */
 export const ProxyName = z
   .string()
-  .max(300)
-  .regex(/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/, { message: 'a proxy is written host:port' });
+  .check(
+    z.maxLength(300),
+    z.regex(/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/, { message: 'a proxy is written host:port' }),
+  );
 
 /** A login for the organisation's proxy, kept in the OS keychain; the password is never read back. */
 const ProxyLoginInput = z.object({
   proxy: ProxyName,
-  username: z
-    .string()
-    .min(1, { message: 'the user name is empty' })
-    .max(200)
-    .refine((text) => !/[\p{Cc}:]/u.test(text), { message: 'the user name contains a colon or a control character' }),
-  password: z
-    .string()
-    .min(1, { message: 'the password is empty' })
-    .max(1000)
-    .refine((text) => !/\p{Cc}/u.test(text), { message: 'the password contains a control character' }),
+  username: z.string().check(
+    z.minLength(1, { message: 'the user name is empty' }),
+    z.maxLength(200),
+    z.refine((text: string) => !/[\p{Cc}:]/u.test(text), {
+      message: 'the user name contains a colon or a control character',
+    }),
+  ),
+  password: z.string().check(
+    z.minLength(1, { message: 'the password is empty' }),
+    z.maxLength(1000),
+    z.refine((text: string) => !/\p{Cc}/u.test(text), { message: 'the password contains a control character' }),
+  ),
 });
 
 export const api = {
   listPets: {
-    input: ProfileRef.extend({
+    input: z.extend(ProfileRef, {
       query: ListQuery,
       /** The screen asking: its newer read drops an older one not yet sent (electron/core/service/read-sharing.ts). */
-      view: z.string().min(1).max(40).optional(),
+      view: z.optional(z.string().check(z.minLength(1), z.maxLength(40))),
     }),
     output: z.object({ animals: z.array(Animal), fetchedAt: z.number() }),
   },
   getPet: {
-    input: ProfileRef.extend({ id: Int64 }),
+    input: z.extend(ProfileRef, { id: Int64 }),
     output: z.object({ animal: Animal, fetchedAt: z.number(), deprecation: DeprecationInfo }),
   },
   createPet: {
-    input: ProfileRef.extend({ animal: NewAnimal, idempotencyKey: z.uuid() }),
+    input: z.extend(ProfileRef, { animal: NewAnimal, idempotencyKey: z.uuid() }),
     output: z.object({ animal: Animal, fetchedAt: z.number() }),
   },
   /**
@@ -96,18 +102,18 @@ export const api = {
    * call with `complete: true` is kept, so an import that fails halfway leaves nothing to restore.
    */
   keepEntries: {
-    input: ProfileRef.extend({
+    input: z.extend(ProfileRef, {
       batch: z.uuid(),
       complete: z.boolean(),
-      entries: z.array(SafetyEntry).min(1).max(KEEP_ENTRIES_MAX),
+      entries: z.array(SafetyEntry).check(z.minLength(1), z.maxLength(KEEP_ENTRIES_MAX)),
     }),
-    output: z.object({ kept: z.number().int().nonnegative() }),
+    output: z.object({ kept: z.int().check(z.nonnegative()) }),
   },
   /** An entry's end in the safety copy: the service has it (`acknowledged`, with its id), or staff discarded it. */
   settleEntry: {
     input: z.discriminatedUnion('outcome', [
-      ProfileRef.extend({ localId: z.uuid(), outcome: z.literal('acknowledged'), id: Int64 }),
-      ProfileRef.extend({ localId: z.uuid(), outcome: z.literal('discarded') }),
+      z.extend(ProfileRef, { localId: z.uuid(), outcome: z.literal('acknowledged'), id: Int64 }),
+      z.extend(ProfileRef, { localId: z.uuid(), outcome: z.literal('discarded') }),
     ]),
     output: z.object({ settled: z.boolean() }),
   },
@@ -119,7 +125,7 @@ export const api = {
   safetyCopy: {
     input: ProfileRef,
     output: z.object({
-      entries: z.array(SafetyEntry.extend({ doubtSince: z.number().nullable() })),
+      entries: z.array(z.extend(SafetyEntry, { doubtSince: z.nullable(z.number()) })),
       problems: z.array(z.string()),
     }),
   },
@@ -145,7 +151,7 @@ export const api = {
     output: z.object({ removed: z.literal(true) }),
   },
   setKey: {
-    input: ProfileRef.extend({ key: ApiKey }),
+    input: z.extend(ProfileRef, { key: ApiKey }),
     output: z.object({ saved: z.literal(true) }),
   },
   clearKey: {
@@ -192,12 +198,12 @@ export const api = {
     input: z.object({ proxy: ProxyName }),
     output: z.object({ cleared: z.boolean() }),
   },
-} as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
+} as const satisfies Record<string, { input: z.ZodMiniType; output: z.ZodMiniType }>;
 
 /** A file name the app suggests in a save dialog: letters, digits, dots, dashes; `.csv` or `.json`. */
 export const SuggestedFileName = z
   .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}\.(csv|json)$/, { message: 'not a file name the app suggests' });
+  .check(z.regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}\.(csv|json)$/, { message: 'not a file name the app suggests' }));
 
 /** The largest text a save may carry (a 10,000-animal export is under 1 MiB). */
 export const SAVE_FILE_MAX_CHARS = 16 * 1024 * 1024;
@@ -209,14 +215,14 @@ export const SAVE_FILE_MAX_CHARS = 16 * 1024 * 1024;
  */
 export const desktopApi = {
   saveFile: {
-    input: z.object({ suggestedName: SuggestedFileName, text: z.string().max(SAVE_FILE_MAX_CHARS) }),
-    output: z.object({ saved: z.boolean(), fileName: z.string().nullable() }),
+    input: z.object({ suggestedName: SuggestedFileName, text: z.string().check(z.maxLength(SAVE_FILE_MAX_CHARS)) }),
+    output: z.object({ saved: z.boolean(), fileName: z.nullable(z.string()) }),
   },
   printPage: {
     input: z.object({}),
-    output: z.object({ printed: z.boolean(), reason: z.string().nullable() }),
+    output: z.object({ printed: z.boolean(), reason: z.nullable(z.string()) }),
   },
-} as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
+} as const satisfies Record<string, { input: z.ZodMiniType; output: z.ZodMiniType }>;
 
 export const events = {
   governor: GovernorSnapshot,
@@ -225,7 +231,7 @@ export const events = {
   key: KeyStatus,
   profiles: ProfileList,
   update: UpdateStatus,
-} as const satisfies Record<string, z.ZodType>;
+} as const satisfies Record<string, z.ZodMiniType>;
 
 export type Api = typeof api;
 export type Channel = keyof Api;

@@ -3,11 +3,11 @@
  * of names (1 = Dogs, 2 = Cats). Shared here: the schema of one name, of the small JSON file
  * that carries a table from one laptop to another, and the lookup both ways.
  */
-import { z } from 'zod';
 import { Int64 } from './animal';
 import { describeIssues, type IssueLike } from './errors';
 import { compareInt64 } from './int64';
 import { matchKey } from './text-match';
+import { z } from './zod';
 
 export const CATEGORY_NAME_MAX = 40;
 export const CATEGORY_FILE_KIND = 'adoption-desk.categories';
@@ -24,16 +24,18 @@ export const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
  * A category name as staff type it: trimmed, 1–40 characters, no control character or one that
  * turns text around, not only digits (that reads as an ID).
  */
-export const CategoryName = z
-  .string({ error: 'the name is missing' })
-  .trim()
-  .min(1, { message: 'the name is empty' })
-  .max(CATEGORY_NAME_MAX, { message: `the name is longer than ${CATEGORY_NAME_MAX} characters` })
-  .refine((name) => !/\p{Cc}/u.test(name), { message: 'the name contains control characters' })
-  .refine((name) => !BIDI_CONTROLS.test(name), {
+export const CategoryName = z.string({ error: 'the name is missing' }).check(
+  z.trim(),
+  z.minLength(1, { message: 'the name is empty' }),
+  z.maxLength(CATEGORY_NAME_MAX, { message: `the name is longer than ${CATEGORY_NAME_MAX} characters` }),
+  z.refine((name: string) => !/\p{Cc}/u.test(name), { message: 'the name contains control characters' }),
+  z.refine((name: string) => !BIDI_CONTROLS.test(name), {
     message: 'the name contains a character that changes the direction of text (it would show other words than typed)',
-  })
-  .refine((name) => !/^-?\d+$/.test(name), { message: 'the name is only digits, which would read as a category ID' });
+  }),
+  z.refine((name: string) => !/^-?\d+$/.test(name), {
+    message: 'the name is only digits, which would read as a category ID',
+  }),
+);
 
 export const Category = z.object({ id: Int64, label: CategoryName });
 export type Category = z.infer<typeof Category>;
@@ -60,9 +62,11 @@ export function tableProblems(categories: readonly Category[]): string[] {
 export const CategoryFile = z.object({
   kind: z.literal(CATEGORY_FILE_KIND, { error: `this is not a category file of Adoption Desk` }),
   version: z.literal(1, { error: 'this file is of a version this app does not know' }),
-  categories: z
-    .array(Category, { error: 'the file has no list of categories' })
-    .max(CATEGORY_FILE_MAX_ENTRIES, { message: `the file has more than ${CATEGORY_FILE_MAX_ENTRIES} categories` }),
+  categories: z.array(Category, { error: 'the file has no list of categories' }).check(
+    z.maxLength(CATEGORY_FILE_MAX_ENTRIES, {
+      message: `the file has more than ${CATEGORY_FILE_MAX_ENTRIES} categories`,
+    }),
+  ),
 });
 
 export type CategoryFileResult = { ok: true; categories: Category[] } | { ok: false; message: string };

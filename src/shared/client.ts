@@ -3,7 +3,6 @@
  * preload, HTTP + Server-Sent Events in the browser host's client). Every answer is
  * checked against the channel's output schema; a transport failure becomes an error value.
  */
-import type { z } from 'zod';
 import {
   api,
   type Channel,
@@ -21,6 +20,7 @@ import {
 } from './api';
 import { errorMessage } from './errors';
 import { err, type Result, resultSchema } from './result';
+import type { z } from './zod';
 
 export type HostKind = 'electron' | 'browser';
 
@@ -46,10 +46,10 @@ export interface Transport {
 
 // Built on a channel's first call, not at import: the renderer's start-up evaluates this
 // module, and most channels are not called then (or at all in a session).
-const resultSchemas = new Map<string, z.ZodType>();
+const resultSchemas = new Map<string, z.ZodMiniType>();
 
 /** The wire schema of a channel's result; undefined for a name that is no channel. */
-function resultSchemaOf(channel: string, desktop: boolean): z.ZodType | undefined {
+function resultSchemaOf(channel: string, desktop: boolean): z.ZodMiniType | undefined {
   const key = `${desktop ? 'desktop' : 'api'}:${channel}`;
   let schema = resultSchemas.get(key);
   if (!schema) {

@@ -1,5 +1,5 @@
 /** One line of the request log shown in Diagnostics. Never holds a secret. */
-import { z } from 'zod';
+import { z } from './zod';
 
 export const DiagnosticEntry = z.object({
   at: z.number(),
@@ -8,21 +8,21 @@ export const DiagnosticEntry = z.object({
   /** Path relative to the profile's base address, with its query. */
   path: z.string(),
   /** HTTP status, or null when no response came (offline, timeout, cancelled). */
-  status: z.number().int().nullable(),
-  durationMs: z.number().nonnegative(),
+  status: z.nullable(z.int()),
+  durationMs: z.number().check(z.nonnegative()),
   rateLimit: z.object({
-    limit: z.string().nullable(),
-    remaining: z.string().nullable(),
-    reset: z.string().nullable(),
-    retryAfter: z.string().nullable(),
+    limit: z.nullable(z.string()),
+    remaining: z.nullable(z.string()),
+    reset: z.nullable(z.string()),
+    retryAfter: z.nullable(z.string()),
   }),
-  idempotencyKey: z.string().nullable(),
+  idempotencyKey: z.nullable(z.string()),
   /** `ok` or the app error code. */
   outcome: z.string(),
   /** An anomaly in the answer, in plain words (e.g. ids repeated in one list answer). */
-  note: z.string().optional(),
+  note: z.optional(z.string()),
   /** The way the request went: "DIRECT", "PROXY host:port", "SOCKS5 host:port" (electron/core/http/proxy.ts). */
-  via: z.string().optional(),
+  via: z.optional(z.string()),
 });
 export type DiagnosticEntry = z.infer<typeof DiagnosticEntry>;
 

@@ -1,5 +1,5 @@
 /** Service profiles (Production, Staging, Local demo, and the staff's own). */
-import { z } from 'zod';
+import { z } from './zod';
 
 export const PROFILE_COLORS = ['red', 'amber', 'green', 'blue', 'purple', 'grey'] as const;
 export const ProfileColor = z.enum(PROFILE_COLORS);
@@ -37,22 +37,25 @@ export function normaliseBaseUrl(input: string): { ok: true; url: string } | { o
   return { ok: true, url: `${url.origin}${path}` };
 }
 
-export const BaseUrl = z.string().transform((value, ctx) => {
-  const result = normaliseBaseUrl(value);
-  if (result.ok) return result.url;
-  ctx.addIssue({ code: 'custom', message: `Address ${result.message}` });
-  return z.NEVER;
-});
+export const BaseUrl = z.pipe(
+  z.string(),
+  z.transform((value: string, ctx) => {
+    const result = normaliseBaseUrl(value);
+    if (result.ok) return result.url;
+    ctx.issues.push({ code: 'custom', message: `Address ${result.message}`, input: value });
+    return z.NEVER;
+  }),
+);
 
 export const ProfileId = z
   .string()
-  .regex(/^[a-z0-9][a-z0-9-]{0,39}$/, { message: 'profile id must be lower-case letters, digits and dashes' });
+  .check(z.regex(/^[a-z0-9][a-z0-9-]{0,39}$/, { message: 'profile id must be lower-case letters, digits and dashes' }));
 
 export const Profile = z.object({
   id: ProfileId,
-  name: z.string().trim().min(1, { message: 'name is required' }).max(60),
+  name: z.string().check(z.trim(), z.minLength(1, { message: 'name is required' }), z.maxLength(60)),
   /** null: not configured (a built-in profile whose address the organisation did not set). */
-  baseUrl: BaseUrl.nullable(),
+  baseUrl: z.nullable(BaseUrl),
   color: ProfileColor,
   kind: ProfileKind,
   builtIn: z.boolean(),
@@ -60,13 +63,13 @@ export const Profile = z.object({
    * true: the organisation set this address (resources/profiles.json): shown read-only, and
    * the core refuses to change it. Absent or false: staff may change it (its key is then cleared).
    */
-  addressLocked: z.boolean().optional(),
+  addressLocked: z.optional(z.boolean()),
 });
 export type Profile = z.output<typeof Profile>;
 
 /** What staff send to add or edit a profile; the id is made by the core for new ones. */
 export const ProfileInput = z.object({
-  id: ProfileId.optional(),
+  id: z.optional(ProfileId),
   name: Profile.shape.name,
   baseUrl: BaseUrl,
   color: ProfileColor,
@@ -76,6 +79,6 @@ export type ProfileInput = z.input<typeof ProfileInput>;
 export const ProfileList = z.object({
   profiles: z.array(Profile),
   /** A notice to show, e.g. the profile file was corrupt and defaults were restored. */
-  notice: z.string().nullable(),
+  notice: z.nullable(z.string()),
 });
 export type ProfileList = z.infer<typeof ProfileList>;

@@ -1,5 +1,5 @@
 /** What the rate-limit governor publishes for each profile, shown by the renderer's meter. */
-import { z } from 'zod';
+import { z } from './zod';
 
 export const PAUSE_REASONS = [
   'remaining_zero',
@@ -25,26 +25,26 @@ export type PacingReason = z.infer<typeof PacingReason>;
 export const GovernorSnapshot = z.object({
   profileId: z.string(),
   /** X-RateLimit-Limit of the last response, null until one was seen. */
-  limit: z.number().int().nonnegative().nullable(),
-  remaining: z.number().int().nonnegative().nullable(),
+  limit: z.nullable(z.int().check(z.nonnegative())),
+  remaining: z.nullable(z.int().check(z.nonnegative())),
   /** When the window resets, in local epoch ms (skew-corrected). */
-  resetAt: z.number().nullable(),
+  resetAt: z.nullable(z.number()),
   /** No request of this profile goes out before this local epoch ms. */
-  pausedUntil: z.number().nullable(),
-  pauseReason: PauseReason.nullable(),
+  pausedUntil: z.nullable(z.number()),
+  pauseReason: z.nullable(PauseReason),
   /** The daily quota is used up until `pausedUntil`. */
   dailyExhausted: z.boolean(),
   /** A probe request must succeed before the queue opens again. */
   probing: z.boolean(),
-  queued: z.object({ reads: z.number().int().nonnegative(), writes: z.number().int().nonnegative() }),
-  inFlight: z.number().int().nonnegative(),
+  queued: z.object({ reads: z.int().check(z.nonnegative()), writes: z.int().check(z.nonnegative()) }),
+  inFlight: z.int().check(z.nonnegative()),
   /** The requests are spaced (not paused): at most one per `intervalMs`, and why. */
-  pacing: z.object({ intervalMs: z.number().positive(), reason: PacingReason }).nullable(),
+  pacing: z.nullable(z.object({ intervalMs: z.number().check(z.positive()), reason: PacingReason })),
   /** A queued request waits for its pace until this local epoch ms (null when none waits). */
-  heldUntil: z.number().nullable(),
+  heldUntil: z.nullable(z.number()),
   /** Devices estimated to use this key, this one included (1 when no other use was seen). */
-  devices: z.number().int().positive(),
+  devices: z.int().check(z.positive()),
   /** A plain-language note, e.g. that an unreasonable Retry-After was clamped. */
-  notice: z.string().nullable(),
+  notice: z.nullable(z.string()),
 });
 export type GovernorSnapshot = z.infer<typeof GovernorSnapshot>;

@@ -2,7 +2,7 @@
  * Errors cross every boundary (core → router → IPC/HTTP → renderer) as values, never as
  * exceptions: `{ ok: false, error: { code, message, retryAfterMs? } }`.
  */
-import { z } from 'zod';
+import { z } from './zod';
 
 /** Codes the app itself produces. A service's own unknown codes are passed through too. */
 export const APP_ERROR_CODES = [
@@ -38,21 +38,21 @@ export type AppErrorCode = (typeof APP_ERROR_CODES)[number];
 export const UNREACHABLE_CODES: ReadonlySet<string> = new Set<AppErrorCode>(['offline', 'timeout']);
 
 export const AppError = z.object({
-  code: z.string().min(1),
+  code: z.string().check(z.minLength(1)),
   message: z.string(),
-  retryAfterMs: z.number().nonnegative().optional(),
+  retryAfterMs: z.optional(z.number().check(z.nonnegative())),
   /** HTTP status when the error came from the service. */
-  status: z.number().int().optional(),
+  status: z.optional(z.int()),
   /** The service's own `code` when its Error body had one. */
-  serviceCode: z.string().optional(),
+  serviceCode: z.optional(z.string()),
   /**
    * Present (true) only when the failure proves the request never reached the service: no
    * connection was made (refused, no such host, no network). Any other failure of a request
    * that was sent may have been acted on.
    */
-  notSent: z.literal(true).optional(),
+  notSent: z.optional(z.literal(true)),
   /** The proxy that answered, "host:port" (`proxy_auth`: it asks for a login). */
-  proxy: z.string().max(300).optional(),
+  proxy: z.optional(z.string().check(z.maxLength(300))),
 });
 export type AppError = z.infer<typeof AppError>;
 
@@ -67,7 +67,7 @@ export const err = (code: AppErrorCode | (string & {}), message: string, extra: 
 });
 
 /** The wire schema of a result whose data matches `data`. */
-export function resultSchema<T extends z.ZodType>(data: T) {
+export function resultSchema<T extends z.ZodMiniType>(data: T) {
   return z.discriminatedUnion('ok', [
     z.object({ ok: z.literal(true), data }),
     z.object({ ok: z.literal(false), error: AppError }),

@@ -5,9 +5,9 @@
  * may have written it); a row the app writes is built from already-parsed values.
  */
 import type { IndexableType } from 'dexie';
-import { z } from 'zod';
 import { Animal, Int64, NewAnimal } from '../shared/animal';
 import { AppError } from '../shared/result';
+import { z } from '../shared/zod';
 
 export const OUTBOX_STATES = ['queued', 'sending', 'sent', 'needs_attention', 'check_needed'] as const;
 export type OutboxState = (typeof OUTBOX_STATES)[number];
@@ -24,29 +24,29 @@ export const OutboxCheckSchema = z.object({
 export type OutboxCheck = z.infer<typeof OutboxCheckSchema>;
 
 export const OutboxEntrySchema = z.object({
-  localId: z.string().min(1),
+  localId: z.string().check(z.minLength(1)),
   idempotencyKey: z.uuid(),
   pet: NewAnimal,
   createdAt: z.number(),
   updatedAt: z.number(),
   state: z.enum(OUTBOX_STATES),
-  attempts: z.number().int().nonnegative(),
-  lastError: AppError.nullable(),
-  serverId: Int64.nullable(),
-  nextAttemptAt: z.number().nullable(),
+  attempts: z.int().check(z.nonnegative()),
+  lastError: z.nullable(AppError),
+  serverId: z.nullable(Int64),
+  nextAttemptAt: z.nullable(z.number()),
   /** Failed tries (sends or checks) in a row; the wait before the next one grows with it. */
-  failures: z.number().int().nonnegative(),
+  failures: z.int().check(z.nonnegative()),
   /** When a send first may have reached the service without an answer; null while the outcome is known. */
-  doubtSince: z.number().nullable(),
+  doubtSince: z.nullable(z.number()),
   /** While `check_needed`: what the app found on the service. */
-  check: OutboxCheckSchema.nullable(),
+  check: z.nullable(OutboxCheckSchema),
   /** Ids of service animals staff said are not this entry ("send mine"). */
   notOurs: z.array(Int64),
 });
 export type OutboxEntry = z.infer<typeof OutboxEntrySchema>;
 
 /** An outbox entry as stored: with its position in creation order. */
-export const OutboxRowSchema = OutboxEntrySchema.extend({ seq: z.number().int() });
+export const OutboxRowSchema = z.extend(OutboxEntrySchema, { seq: z.int() });
 export type OutboxRow = z.infer<typeof OutboxRowSchema>;
 
 /** Thrown when an operation names an entry that does not exist or is in the wrong state. */

@@ -16,9 +16,9 @@
  * `standard` and `secure` (electron/main/app-protocol.ts). Where the API is missing or refused,
  * this window sends alone (as one window always does) and says so on the console.
  */
-import { z } from 'zod';
 import { errorMessage } from '../shared/errors';
 import { AppError } from '../shared/result';
+import { z } from '../shared/zod';
 import type { SyncEngine } from './sync-engine';
 import { idleProgress, type SyncProgress } from './sync-progress';
 
@@ -48,10 +48,10 @@ const Progress = z.object({
   total: z.number(),
   sent: z.number(),
   active: z.boolean(),
-  pausedFor: z.enum(['unauthorized', 'no_key', 'not_configured']).nullable(),
-  lastError: AppError.nullable(),
-  allSentAt: z.number().nullable(),
-  nextAttemptAt: z.number().nullable(),
+  pausedFor: z.nullable(z.enum(['unauthorized', 'no_key', 'not_configured'])),
+  lastError: z.nullable(AppError),
+  allSentAt: z.nullable(z.number()),
+  nextAttemptAt: z.nullable(z.number()),
   needsAttention: z.number(),
   checkNeeded: z.number(),
 });
@@ -59,7 +59,7 @@ const Progress = z.object({
 const Message = z.discriminatedUnion('type', [
   z.object({ type: z.literal('hello') }),
   z.object({ type: z.literal('progress'), progress: Progress }),
-  z.object({ type: z.literal('send-pending'), profileId: z.string().optional() }),
+  z.object({ type: z.literal('send-pending'), profileId: z.optional(z.string()) }),
   z.object({ type: z.literal('resume-after-key'), profileId: z.string() }),
 ]);
 type Message = z.infer<typeof Message>;

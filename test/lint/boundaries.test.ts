@@ -34,6 +34,10 @@ describe('layer boundaries', () => {
     ['src/storage/probe.ts', "import 'electron';\n"],
     ['src/sync/probe.ts', "import { readFile } from 'fs/promises';\nexport const r = readFile;\n"],
     ['src/storage/probe.ts', "import { Router } from '../../electron/core';\nexport const r = Router;\n"],
+    // src/ uses zod/mini through src/shared/zod.ts (its messages set), never zod itself
+    ['src/shared/probe.ts', "import { z } from 'zod';\nexport const s = z.string();\n"],
+    ['src/storage/probe.ts', "import * as z from 'zod/mini';\nexport const s = z.string();\n"],
+    ['src/list/probe.svelte.ts', "import { z } from 'zod';\nexport const s = z.string();\n"],
     // electron/main: Electron wiring, nothing of the renderer or the DOM
     ['electron/main/probe.ts', "import Dexie from 'dexie';\nexport const d = Dexie;\n"],
     ['electron/main/probe.ts', "import { openProfileDb } from '../../src/storage';\nexport const o = openProfileDb;\n"],
@@ -60,6 +64,7 @@ describe('layer boundaries', () => {
       "import Dexie from 'dexie';\nimport { ok } from '../shared/result';\nexport const d = [Dexie, ok];\n",
     ],
     ['src/list/probe.svelte.ts', "import { openProfileDb } from '../storage';\nexport const o = openProfileDb;\n"],
+    ['src/storage/probe.ts', "import { z } from '../shared/zod';\nexport const s = z.string();\n"],
     ['electron/main/probe.ts', "import type { Router } from '../core';\nexport type R = Router;\n"],
     ['electron/preload/probe.ts', "import { contextBridge } from 'electron';\nexport const c = contextBridge;\n"],
     ['electron/preload/probe.ts', "import { ipcName } from '../../src/shared/api';\nexport const i = ipcName;\n"],

@@ -8,7 +8,7 @@
  * (the `setKey` input holds an API key). Every answer leaves through the scrubber
  * (`scrub.ts`): no API key, whole or in part, crosses this edge, nor reaches the error log.
  */
-import type { z } from 'zod';
+import { z } from 'zod';
 import { api, type Channel, type ChannelArgs, type ChannelOutput, CHANNELS } from '../../../src/shared/api';
 import { describeIssues } from '../../../src/shared/errors';
 import { err, type Result } from '../../../src/shared/result';
@@ -46,9 +46,9 @@ export function createRouter(handlers: Handlers, options: RouterOptions = {}): R
     (options.logError ?? ((line: string) => console.error(line)))(scrubber.text(message));
 
   async function dispatch<C extends Channel>(channel: C, input: unknown): Promise<Result<unknown>> {
-    const schema = api[channel].input as unknown as z.ZodType<ChannelArgs<C>>;
+    const schema = api[channel].input as unknown as z.core.$ZodType<ChannelArgs<C>>;
     // The browser client sends `{}` for a missing input; IPC sends `undefined`: same meaning.
-    const parsed = schema.safeParse(input === undefined ? {} : input);
+    const parsed = z.safeParse(schema, input === undefined ? {} : input);
     if (!parsed.success) {
       return err('invalid_request', `Invalid ${channel} request: ${describeIssues(parsed.error.issues, { max: 10 })}.`);
     }

@@ -28,7 +28,7 @@ export const StoredProfile = z.object({
 });
 export type StoredProfile = z.output<typeof StoredProfile>;
 
-export const BuiltInEdit = z.object({ baseUrl: BaseUrl.optional(), color: ProfileColor.optional() });
+export const BuiltInEdit = z.object({ baseUrl: z.optional(BaseUrl), color: z.optional(ProfileColor) });
 export type BuiltInEdit = z.output<typeof BuiltInEdit>;
 
 export interface ProfileFile {

@@ -5,7 +5,7 @@
  * What it quotes from the service goes through `scrub` before it is cut to length, so a key
  * the service echoes is hidden whole, never cut in two (see scrub.ts).
  */
-import type { z } from 'zod';
+import { z } from 'zod';
 import { ServiceError } from '../../../src/shared/animal';
 import { decodeJson } from '../../../src/shared/json-codec';
 import { type AppError, err, ok, type Result } from '../../../src/shared/result';
@@ -30,14 +30,14 @@ export const ERROR_MESSAGES = {
 };
 
 /** Decodes a 2xx body against `schema`; anything that does not match is `bad_response`. */
-export function decodeBody<S extends z.ZodType>(text: string, schema: S): Result<z.output<S>> {
+export function decodeBody<S extends z.core.$ZodType>(text: string, schema: S): Result<z.output<S>> {
   let raw: unknown;
   try {
     raw = decodeJson(text);
   } catch {
     return err('bad_response', ERROR_MESSAGES.badResponse);
   }
-  const parsed = schema.safeParse(raw);
+  const parsed = z.safeParse(schema, raw);
   return parsed.success ? ok(parsed.data) : err('bad_response', ERROR_MESSAGES.badResponse);
 }
 
@@ -96,7 +96,7 @@ export function errorFromResponse(response: HttpResponse, now: number, scrub: Sc
 }
 
 /** The result of an exchange whose 2xx body must match `schema`. */
-export function resultOf<S extends z.ZodType>(
+export function resultOf<S extends z.core.$ZodType>(
   exchange: HttpExchange,
   schema: S,
   now: number,

@@ -28,7 +28,7 @@ export interface CallTarget {
   onRequest?: (entry: DiagnosticEntry) => void;
 }
 
-export interface Call<S extends z.ZodType> {
+export interface Call<S extends z.core.$ZodType> {
   kind: TaskKind;
   method: 'GET' | 'POST';
   segments: string[];
@@ -92,7 +92,7 @@ async function readKey(options: CallTarget, url: URL): Promise<BoundKey | Result
 export function createExecute(options: CallTarget, scrubber: Scrubber, http: HttpOptions) {
   const { clock, governor } = options;
 
-  async function execute<S extends z.ZodType>(call: Call<S>): Promise<Answer<z.output<S>>> {
+  async function execute<S extends z.core.$ZodType>(call: Call<S>): Promise<Answer<z.output<S>>> {
     const relative = `/${call.segments.join('/')}${call.query && [...call.query].length > 0 ? `?${call.query}` : ''}`;
     const retryable = call.method === 'GET' || Boolean(call.idempotencyKey);
     try {

@@ -57,7 +57,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   const reads = new ReadSharing<Answer<unknown>>();
 
   /** A GET, shared with an identical one under way (a caller's own signal keeps it unshared). */
-  function read<S extends z.ZodType>(call: Call<S>, view?: string): Promise<Answer<z.output<S>>> {
+  function read<S extends z.core.$ZodType>(call: Call<S>, view?: string): Promise<Answer<z.output<S>>> {
     if (call.signal) return execute(call);
     const key = `${call.segments.join('/')}?${call.query ?? ''}`;
     return reads.run(key, view, (signal, onSent) => execute({ ...call, signal, onSent })) as Promise<
