@@ -7,7 +7,20 @@ const root = import.meta.dirname;
 
 /** A module of one of the renderer's feature folders (src/<feature>/…), docs/architecture.md "Folders". */
 const CONTRACT_MODULE = /[\\/]src[\\/]shared[\\/]|[\\/]node_modules[\\/]zod[\\/]/;
-const SHELL_MODULE = /[\\/]src[\\/]shell[\\/]/;
+/**
+ * The stores and data layer of the features whose state every window keeps from the start (the
+ * profile session's outbox, cache, list, add form, categories) and the list screen's parts, which
+ * the start-up shows first: one chunk of step 2, though the lazily loaded screens import parts of
+ * them too. Of src/app only its stores: index.ts is the entry's (it loads steps 2 and 3) and
+ * app-view.ts is step 3 (a group takes in what its modules import); the other index.ts files only
+ * re-export. Vite's preload helper joins the contract, which the entry
+ * imports anyway.
+ */
+const STORES_MODULE =
+  /[\\/]src[\\/]app[\\/][^\\/]+\.svelte\.ts$|[\\/]src[\\/](add|categories|storage|sync)[\\/](?!index\.ts$)[^\\/]+\.ts$|[\\/]src[\\/]list[\\/](?!index\.ts$)/;
+const PRELOAD_HELPER = /vite[\\/]preload-helper/;
+/** The shell's stores and the libraries every step uses (Svelte's runtime, Dexie, the virtual list). */
+const RUNTIME_MODULE = /[\\/]src[\\/]shell[\\/]|[\\/]node_modules[\\/](svelte|dexie|virtua)[\\/]/;
 const FEATURE_MODULE =
   /[\\/]src[\\/](add|app|categories|detail|diagnostics|list|orders|profiles|shell|storage|sync|toolkit)[\\/]/;
 
@@ -69,6 +82,13 @@ export default defineConfig({
   renderer: {
     root: resolve(root, 'src'),
     plugins: [svelte({ configFile: resolve(root, 'svelte.config.js') }), preloadEntrySteps()],
+    resolve: {
+      // Dexie's package entry for `import` is a wrapper around its ES5 UMD build (so that a
+      // require() elsewhere shares the one instance); the window imports Dexie alone, and its
+      // modern ES module build (shipped in the package, exported as `dexie/dist/*`) is smaller
+      // and lets the bundler drop what the app does not use.
+      alias: [{ find: /^dexie$/, replacement: 'dexie/dist/modern/dexie.mjs' }],
+    },
     build: {
       outDir: resolve(root, 'out/renderer'),
       minify: true,
@@ -80,13 +100,15 @@ export default defineConfig({
         // effects but their exports, so a screen lands in the chunk of the step that uses it (the
         // components of step 3, or its own lazy chunk), not in the stores' chunk that imports
         // the same index for a store. Styles are side effects and stay (first rule wins).
-        // The contract (src/shared and zod) and the shell's stores are a chunk each: every step
-        // and every screen reads them, and small chunks of their parts would only add requests.
+        // The contract (src/shared and zod) and the runtime (the shell's stores, Svelte, Dexie, the
+        // virtual list) are a chunk each: every step and every screen reads them, and small chunks
+        // of their parts would only add requests and lose compression (each file is gzipped alone).
         output: {
           codeSplitting: {
             groups: [
-              { name: 'contract', test: CONTRACT_MODULE },
-              { name: 'shell', test: SHELL_MODULE },
+              { name: 'contract', test: (id) => CONTRACT_MODULE.test(id) || PRELOAD_HELPER.test(id) },
+              { name: 'runtime', test: RUNTIME_MODULE },
+              { name: 'stores', test: STORES_MODULE },
             ],
           },
         },

@@ -18,5 +18,5 @@ const api = getAdoption();
 const { createApp } = await loadStores();
 const app = createApp(api);
 void app.start();
-const [{ default: App }, { mount }] = await Promise.all([loadApp(), import('svelte')]);
+const { App, mount } = await loadApp();
 mount(App, { target, props: { app } });

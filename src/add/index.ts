@@ -4,5 +4,10 @@
  * "Edit and resend" reuses. Used by the app root and the sync panel.
  */
 export { AddAnimalFormStore } from './add-animal-form.svelte';
-export { default as AddAnimalScreen } from './AddAnimalScreen.svelte';
 export { default as AnimalFields } from './AnimalFields.svelte';
+
+/**
+ * The Add animal screen, loaded on first visit (not part of the app's start-up: the window
+ * opens on the list). Its chunk is a file of the app itself, so it loads offline as well.
+ */
+export const loadAddAnimalScreen = () => import('./AddAnimalScreen.svelte');

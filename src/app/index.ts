@@ -6,5 +6,5 @@
 
 /** Step 2 of the start-up: the stores and the data layer. */
 export const loadStores = () => import('./app-stores.svelte');
-/** Step 3 of the start-up: the components. */
-export const loadApp = () => import('./App.svelte');
+/** Step 3 of the start-up: the components, and Svelte's `mount` to show them. */
+export const loadApp = () => import('./app-view');

@@ -4,7 +4,8 @@
  * the title bar and the key field of the sync panel. The profile list and the key state are
  * the shell's stores (every screen reads them). Used by the app root and the sync panel.
  */
-export { default as KeyField } from './KeyField.svelte';
+/** The API key field, loaded where a screen first needs it (the sync panel asks only when a key is missing or refused). */
+export const loadKeyField = () => import('./KeyField.svelte');
 export { default as ProfileBand } from './ProfileBand.svelte';
 
 /** The Keys and profiles screen, loaded on first visit (not part of the app's start-up). */

@@ -49,3 +49,37 @@ test('the page holds no token: the host API answers its session cookie only, whi
     await stranger.close();
   }
 });
+
+test('the window starts with the list alone: the other screens load the first time they are opened', async ({
+  app,
+}) => {
+  const { page, service } = app;
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname.split('/').pop() ?? '');
+  });
+  await page.reload();
+  const [first] = await serviceAnimalNames(service, 1);
+  await expect(page.getByText(first ?? '', { exact: true }).first()).toBeVisible();
+
+  // The chunks are named by rollup after their first module (electron.vite.config.ts).
+  const onFirstUse = [
+    'AddAnimalScreen',
+    'AnimalDetailScreen',
+    'KeysAndProfilesScreen',
+    'KeyField',
+    'ImportScreen',
+    'PrintView',
+    'DiagnosticsScreen',
+    'OrdersScreen',
+    'SyncAttention',
+    'papaparse',
+  ];
+  expect(scripts.length).toBeGreaterThan(0);
+  expect(scripts.filter((name) => onFirstUse.some((screen) => name.startsWith(`${screen}-`)))).toEqual([]);
+
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Add animal' }).click();
+  await expect(page.getByRole('heading', { name: 'Add an animal' })).toBeVisible();
+  expect(scripts.some((name) => name.startsWith('AddAnimalScreen-'))).toBe(true);
+  expect(app.consoleErrors).toEqual([]);
+});
