@@ -12,6 +12,12 @@ import { z } from './zod';
 
 const MAX_KEY_BYTES = 4096;
 
+/**
+ * Half of a UTF-16 surrogate pair on its own: not text, so it has no UTF-8 form (the keychain
+ * stores it mangled or fails) and no HTTP header can carry it. Secrets with one are refused.
+ */
+const LONE_SURROGATE = /\p{Cs}/u;
+
 /** An API key as staff paste it: non-empty, no whitespace or control characters, ≤ 4 KiB. */
 export const ApiKey = z.string().check(
   z.minLength(1, { message: 'the key is empty' }),
@@ -19,6 +25,9 @@ export const ApiKey = z.string().check(
     message: 'the key is longer than 4 KiB',
   }),
   z.refine((key: string) => !/[\s\p{Cc}]/u.test(key), { message: 'the key contains spaces or control characters' }),
+  z.refine((key: string) => !LONE_SURROGATE.test(key), {
+    message: 'the key contains a character that is not valid text',
+  }),
 );
 
 const ProfileRef = z.object({ profileId: ProfileId });
@@ -71,11 +80,17 @@ const ProxyLoginInput = z.object({
     z.refine((text: string) => !/[\p{Cc}:]/u.test(text), {
       message: 'the user name contains a colon or a control character',
     }),
+    z.refine((text: string) => !LONE_SURROGATE.test(text), {
+      message: 'the user name contains a character that is not valid text',
+    }),
   ),
   password: z.string().check(
     z.minLength(1, { message: 'the password is empty' }),
     z.maxLength(1000),
     z.refine((text: string) => !/\p{Cc}/u.test(text), { message: 'the password contains a control character' }),
+    z.refine((text: string) => !LONE_SURROGATE.test(text), {
+      message: 'the password contains a character that is not valid text',
+    }),
   ),
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normaliseBaseUrl, ProfileInput } from '../../../src/shared/profile';
-import { ApiKey } from '../../../src/shared/api';
+import { ApiKey, api } from '../../../src/shared/api';
 
 describe('normaliseBaseUrl', () => {
   it.each([
@@ -40,5 +40,30 @@ describe('ApiKey', () => {
       expect(result.success).toBe(false);
       expect(JSON.stringify(result.error?.issues.map((i) => i.message))).not.toContain(bad || '""""');
     }
+  });
+});
+
+// A lone surrogate (half of a UTF-16 pair) cannot be written as UTF-8: the keychain stores it
+// mangled or not at all, and an HTTP header cannot carry it. Found by the router fuzz soak
+// (payload #29945: the keychain's failure came back as "The system keychain could not be used").
+describe('text that is not well-formed Unicode', () => {
+  const lone = 'abc\ud800def';
+  it('is refused as an API key, with a message that does not quote it', () => {
+    const result = ApiKey.safeParse(lone);
+    expect(result.success).toBe(false);
+    expect(result.error?.issues.map((i) => i.message)).toEqual(['the key contains a character that is not valid text']);
+  });
+
+  it('is refused as a proxy user name or password, with a clear message', () => {
+    const input = api.setProxyLogin.input;
+    const password = input.safeParse({ proxy: 'proxy.corp:3128', username: 'shelter', password: lone });
+    expect(password.error?.issues.map((i) => i.message)).toEqual([
+      'the password contains a character that is not valid text',
+    ]);
+    const username = input.safeParse({ proxy: 'proxy.corp:3128', username: lone, password: 'pw' });
+    expect(username.error?.issues.map((i) => i.message)).toEqual([
+      'the user name contains a character that is not valid text',
+    ]);
+    expect(input.safeParse({ proxy: 'proxy.corp:3128', username: 'shelter', password: 'pâss😀' }).success).toBe(true);
   });
 });
