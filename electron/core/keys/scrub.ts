@@ -73,6 +73,11 @@ function formsOf(key: string): string[] {
   return [...forms];
 }
 
+/** Every MIN_FRAGMENT-long piece of `form`. */
+function fragmentsOf(form: string): string[] {
+  return Array.from({ length: Math.max(0, form.length - MIN_FRAGMENT + 1) }, (_, i) => form.slice(i, i + MIN_FRAGMENT));
+}
+
 export class Scrubber {
   readonly #keys = new Set<string>();
   /** Whole forms, longest first (so a longer form is hidden before a shorter one inside it). */
@@ -88,15 +93,23 @@ export class Scrubber {
     return this.#hidden;
   }
 
-  /** Hides `key` from now on. Keys are kept in this process's memory only. */
-  remember(key: string): void {
+  /**
+   * Hides `key` from now on. Keys are kept in this process's memory only. `notSecret`: a part of
+   * the key anyone may know (a proxy login's "user:" before its password): the key is still hidden
+   * whole, but a piece that the public part alone gives (in any form) is not hidden on its own, or
+   * an animal whose id holds 8 digits of an employee number would be withheld as if it held a key.
+   */
+  remember(key: string, options: { notSecret?: string } = {}): void {
     if (key.length === 0 || this.#keys.has(key)) return;
     this.#keys.add(key);
     const forms = formsOf(key);
+    const known = new Set(options.notSecret ? formsOf(options.notSecret).flatMap(fragmentsOf) : []);
     this.#needles = [...new Set([...this.#needles, ...forms])].sort((a, b) => b.length - a.length);
     for (const form of forms) {
       for (let i = 0; i + MIN_FRAGMENT <= form.length; i += 1) {
-        this.#fragments.add(form.slice(i, i + MIN_FRAGMENT));
+        const fragment = form.slice(i, i + MIN_FRAGMENT);
+        if (known.has(fragment)) continue;
+        this.#fragments.add(fragment);
         this.#starts.add(form.charCodeAt(i) * 0x10000 + form.charCodeAt(i + 1));
       }
     }

@@ -168,3 +168,27 @@ describe('scrubber', () => {
     expect(out?.rateLimit.retryAfter).toBe('5');
   });
 });
+
+// A proxy user name is no secret (often an employee number), yet the scrubber knew every 8-character
+// piece of "user:password" (for the Basic token): an animal whose id held 8 digits of the user name
+// was withheld as if it held a key. Found by the router fuzz soak (proxy user name
+// "9223372036854775808", then GET /pets/9223372036854775807 withheld).
+describe('a secret with a part that is no secret (a proxy login)', () => {
+  const username = '00123456789';
+  const password = 'pw-3f9a1c7e';
+
+  it('hides the password, the login and its Basic token, but no piece of the user name alone', () => {
+    const scrubber = new Scrubber();
+    scrubber.remember(password);
+    scrubber.remember(`${username}:${password}`, { notSecret: `${username}:` });
+    const answer = { id: '7001234567890', name: 'Clerk 00123456789', categoryId: 1 };
+    expect(scrubber.value(answer)).toEqual(answer);
+    expect(scrubber.hiddenCount).toBe(0);
+
+    const basic = Buffer.from(`${username}:${password}`).toString('base64');
+    for (const leak of [password, `${username}:${password}`, `Basic ${basic}`, `…${basic.slice(-12)}`]) {
+      expect(scrubber.text(`proxy said ${leak}`), leak).toContain(HIDDEN_KEY);
+    }
+    expectNoPartOf(password, scrubber.text(`echo ${password.slice(1)} and ${password.slice(0, -1)}`));
+  });
+});
