@@ -4,6 +4,7 @@
  * a newer one (two list requests may come back out of order).
  */
 import type { Animal, AnimalStatus } from '../shared/animal';
+import { trimCacheWhenDue } from './cache-trim';
 import { type CachedAnimal, type ProfileDb, queryKey } from './db';
 
 export interface CacheQuery {
@@ -14,7 +15,10 @@ export interface CacheQuery {
 export class AnimalCache {
   constructor(private readonly db: ProfileDb) {}
 
-  /** Upserts the animals (confirmedAt = fetchedAt) and the query's ordered ids. */
+  /**
+   * Upserts the animals (confirmedAt = fetchedAt) and the query's ordered ids; then, at most
+   * once an hour, trims the cache by its rule (cache-trim.ts), with the answer's time as now.
+   */
   async saveList(query: CacheQuery, animals: Animal[], fetchedAt: number): Promise<void> {
     const db = this.db;
     await db.transaction('rw', db.animals, db.queries, async () => {
@@ -30,6 +34,12 @@ export class AnimalCache {
         fetchedAt,
       });
     });
+    try {
+      await trimCacheWhenDue(db, fetchedAt);
+    } catch {
+      // The answer is saved; a trim that failed (storage trouble the next write will report)
+      // only leaves old animals a little longer, and is tried again at the next answer.
+    }
   }
 
   /**

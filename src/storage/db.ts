@@ -21,6 +21,9 @@
  *   `quarantine`); the upgrade copies every row across.
  * - version 7: the old `quarantine` table is deleted (Dexie reads a table in an upgrade only
  *   while a later version deletes it).
+ * - version 8: animals get an index on `confirmedAt`, so the cache's trimming rule
+ *   (cache-trim.ts) finds the animals the service has not returned for long without reading
+ *   every saved animal. No data changes.
  */
 import Dexie, { type Table } from 'dexie';
 import type { Animal, AnimalStatus } from '../shared/animal';
@@ -59,7 +62,7 @@ export interface MetaRow {
 }
 
 export const DB_NAME_PREFIX = 'adoption-desk.';
-export const SCHEMA_VERSION = 7;
+export const SCHEMA_VERSION = 8;
 
 /** The stores of version 1, kept so the upgrade path from it stays testable. */
 export const SCHEMA_V1 = {
@@ -92,6 +95,8 @@ export const SCHEMA_V5 = { ...SCHEMA_V4, categories: 'id' } as const;
 /** Version 6 adds `setAside` beside `quarantine`; version 7 drops `quarantine`. */
 export const SCHEMA_V6 = { ...SCHEMA_V5, setAside: 'id, at' } as const;
 export const SCHEMA_V7 = { ...SCHEMA_V6, quarantine: null } as const;
+/** Version 8 indexes `confirmedAt` (the trimming rule, cache-trim.ts). */
+export const SCHEMA_V8 = { ...SCHEMA_V7, animals: 'id, animal.name, confirmedAt' } as const;
 
 /** A category name of the profile, as stored (version 5). */
 export interface CategoryRow {
@@ -171,6 +176,7 @@ export class ProfileDb extends Dexie {
         await tx.table('setAside').bulkPut(await tx.table('quarantine').toArray());
       });
     this.version(7).stores(SCHEMA_V7);
+    this.version(8).stores(SCHEMA_V8);
   }
 }
 

@@ -6,6 +6,7 @@
 import { printResults, saveResult, type Bench, type BenchResult } from './lib/report';
 import { bundleSizeBench } from './bundle-size';
 import { coreCostBench } from './core-cost';
+import { dayAtDeskBench } from './day-at-desk';
 import { drainBench } from './drain';
 import { gatewayDrainBench } from './gateway-drain';
 import { refreshStormBench } from './refresh-storm';
@@ -26,6 +27,7 @@ const BENCHES: Bench[] = [
   bundleSizeBench,
   toolkitBench,
   safetyCopyBench,
+  dayAtDeskBench,
 ];
 
 async function main(): Promise<void> {
