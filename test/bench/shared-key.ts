@@ -93,8 +93,8 @@ interface Run {
   fairness: number;
 }
 
-/** One device in one window: accepted and refused requests, first and last arrival (ms into the window). */
-type DeviceWindow = [accepted: number, refused: number, firstMs: number, lastMs: number];
+/** One device in one window, as `<accepted> ok <refused> 429 <first>–<last> ms` (arrivals, ms into the window). */
+type DeviceWindow = string;
 
 /** What the service's log says of one run, window by window (windows from the key's first request). */
 interface RunTrace {
@@ -111,28 +111,37 @@ interface RunTrace {
 
 function traceRun(lines: readonly RequestLogLine[], deviceOf: ReadonlyMap<string, number>, doneMs: number[]): RunTrace {
   const start = Math.min(...lines.map((line) => Date.parse(line.time)));
-  const windows = new Map<number, RunTrace['windows'][number]>();
+  // per window, per device: accepted, refused, first and last arrival (ms into the window)
+  const cells = new Map<number, Map<string, [number, number, number, number]>>();
   for (const line of lines) {
     const at = Date.parse(line.time) - start;
     const index = Math.floor(at / WINDOW_MS);
-    const window = windows.get(index) ?? { window: index, accepted: 0, refused: 0, unused: 0, devices: {} };
-    windows.set(index, window);
+    const devices = cells.get(index) ?? new Map<string, [number, number, number, number]>();
+    cells.set(index, devices);
     const device = `d${deviceOf.get(line.idempotencyKey ?? '') ?? '?'}`;
-    const cell = (window.devices[device] ??= [0, 0, Infinity, 0]);
-    const inWindow = at - index * WINDOW_MS;
-    if (line.status === 429) {
-      window.refused += 1;
-      cell[1] += 1;
-    } else {
-      window.accepted += 1;
-      cell[0] += 1;
-    }
-    cell[2] = Math.min(cell[2], inWindow);
-    cell[3] = Math.max(cell[3], inWindow);
+    const cell = devices.get(device) ?? [0, 0, Infinity, 0];
+    devices.set(device, cell);
+    cell[line.status === 429 ? 1 : 0] += 1;
+    cell[2] = Math.min(cell[2], at - index * WINDOW_MS);
+    cell[3] = Math.max(cell[3], at - index * WINDOW_MS);
   }
-  const ordered = [...windows.values()].sort((a, b) => a.window - b.window);
-  for (const window of ordered) window.unused = Math.max(0, PER_WINDOW - window.accepted);
-  return { deviceDoneMs: doneMs.map(Math.round), windows: ordered };
+  const windows = [...cells.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([window, devices]) => {
+      const accepted = [...devices.values()].reduce((sum, cell) => sum + cell[0], 0);
+      const refused = [...devices.values()].reduce((sum, cell) => sum + cell[1], 0);
+      const byDevice = [...devices.entries()].sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true }));
+      return {
+        window,
+        accepted,
+        refused,
+        unused: Math.max(0, PER_WINDOW - accepted),
+        devices: Object.fromEntries(
+          byDevice.map(([device, [ok, no, first, last]]) => [device, `${ok} ok ${no} 429 ${first}–${last} ms`]),
+        ),
+      };
+    });
+  return { deviceDoneMs: doneMs.map(Math.round), windows };
 }
 
 async function runDevices(
