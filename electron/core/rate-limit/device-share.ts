@@ -188,6 +188,9 @@ export class DeviceShare {
       const closeAt = last.at + quiet;
       if (closeAt < resetAt) return Math.max(now, closeAt);
     }
+    // No second look later in the window (the old rule looked again after JOIN_MS): a refusal
+    // that late makes the key wait as far into the next window, where every device coming back
+    // is refused while told to wait; with 16 devices the bench got the key banned that way.
     return this.afterReset(last.resetKey, resetAt);
   }
 
