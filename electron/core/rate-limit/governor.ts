@@ -138,7 +138,7 @@ export class RateLimitGovernor {
       if (this.flights.count >= this.maxInFlight) break;
       const entry = this.queue.next(now, this.flights.write);
       if (!entry) break;
-      const readyAt = this.pause.needProbe ? now : this.gate.readyAt(now, this.flights.count);
+      const readyAt = this.pause.needProbe ? now : this.gate.readyAt(now, this.flights.count, this.queue.size);
       if (readyAt > now) {
         this.heldUntil = readyAt;
         break;

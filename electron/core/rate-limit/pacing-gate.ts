@@ -36,7 +36,7 @@ export class PacingGate {
     const resetKey = headers.get('X-RateLimit-Reset');
     if (resetKey === null || reading.resetAt === null || seq === 0) return;
     this.resetKey = resetKey;
-    this.share.observe({ seq, remaining: reading.remaining, resetKey, at: now, sentAt });
+    this.share.observe({ seq, remaining: reading.remaining, resetKey, at: now, sentAt, limit: reading.limit });
   }
 
   /**
@@ -63,11 +63,11 @@ export class PacingGate {
     this.adaptive.onSent(now);
   }
 
-  /** When the next request may go (`now`: at once). */
-  readyAt(now: number, inFlight: number): number {
+  /** When the next request may go (`now`: at once), given ours in flight and the tasks still queued. */
+  readyAt(now: number, inFlight: number, queued: number): number {
     const paced = this.adaptive.readyAt(now);
     if (!this.share.othersActive(now)) return paced;
-    return Math.max(paced, this.share.readyAt(now, inFlight, this.window.resetAt));
+    return Math.max(paced, this.share.readyAt(now, inFlight, this.window.resetAt, queued));
   }
 
   /** The random delay after a window's reset while others use the key (0 when alone). */

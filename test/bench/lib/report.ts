@@ -10,6 +10,8 @@ export interface BenchResult {
   figures: Record<string, number>;
   /** How it was measured (connections, duration, target…). */
   settings: Record<string, string | number>;
+  /** Optional detail saved beside the figures (e.g. per-window traces), not printed. */
+  traces?: Record<string, unknown>;
 }
 
 export interface Bench {

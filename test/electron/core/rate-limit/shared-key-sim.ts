@@ -20,6 +20,13 @@ export interface SimOptions {
   /** One-way latency range, ms (default 1–4). */
   latencyMs?: [number, number];
   banAfter?: number;
+  /**
+   * Where in a second of the service's clock the first request falls (default 0). The reset
+   * header has whole seconds, so this decides how late after a window's real start the devices
+   * come back, and so whether a refusal late in one window (which makes the key wait until the
+   * same point of the next) catches them coming back: the ban risk the bench met at 16 devices.
+   */
+  startPhaseMs?: number;
   /** Called for every request the service decides (for investigation). */
   trace?: (line: { at: number; device: string; status: number; remaining: number; toldToWait: boolean }) => void;
 }
@@ -38,7 +45,7 @@ export interface SimReport {
 const BAN_MS = 600_000;
 
 export async function simulateSharedKey(options: SimOptions): Promise<SimReport> {
-  const clock = new FakeClock();
+  const clock = new FakeClock(Date.UTC(2030, 0, 15, 12, 0, 0) + (options.startPhaseMs ?? 0));
   const start = clock.now();
   const random = mulberry32(options.seed);
   const limiter = new RateLimiter({
