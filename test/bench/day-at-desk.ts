@@ -19,19 +19,15 @@
  * brought (every cached animal an animal of the service, one cached list result per query,
  * sent entries kept their day), i.e. not growing with the number of refreshes.
  */
-import { chromium, expect, type CDPSession, type Page } from '@playwright/test';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { expect, type CDPSession, type Page } from '@playwright/test';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { storeBoundKey } from '../../electron/core/keys/bound-key';
-import { MemorySecretStore } from '../../electron/core/keys/memory-secret-store';
-import { startAppOnHost } from '../../electron/host';
-import { CHROMIUM_ARGS } from '../../playwright.config';
+import { join } from 'node:path';
 import { type RunningService, type ServiceOptions, startService } from '../service/index';
 import { countsExpression, type PageCounts, TIMER_COUNTER } from './day-at-desk-page';
+import { BENCH_BROWSER, startBenchApp } from './lib/bench-app';
 import type { Bench, BenchResult } from './lib/report';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const KEY = 'bench-day-at-desk';
 const PROFILE = 'local';
 const SEED = 40;
@@ -244,16 +240,13 @@ export async function benchDayAtDesk(): Promise<BenchResult> {
   };
   let service: RunningService | null = await startService({ ...options, port: 0 });
   const port = service.port;
-  const secretStore = new MemorySecretStore();
-  await storeBoundKey(secretStore, PROFILE, service.url, KEY);
-  const { host, stop } = await startAppOnHost({
+  // the offline periods make the core log every refused connection
+  const { host, browser, close } = await startBenchApp({
     dataDir,
-    secretStore,
-    localDemoUrl: service.url,
-    rendererDir: join(ROOT, 'out/renderer'),
-    logError: () => undefined, // the offline periods make the core log every refused connection
+    serviceUrl: service.url,
+    key: KEY,
+    logError: () => undefined,
   });
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
   try {
     const context = await browser.newContext();
     const page = await context.newPage();
@@ -308,14 +301,12 @@ export async function benchDayAtDesk(): Promise<BenchResult> {
           'at start and after each simulated hour, once all is sent, the least of 3 readings, each after runFor(1 s) and 0.5 s real: CDP HeapProfiler.collectGarbage ×2, Performance.getMetrics; live setTimeout/setInterval handles (init script); IndexedDB rows per store; navigator.storage.estimate().usage',
         goals: `heap growth hour 1 → 8 ≤ ${GOALS.heapGrowthMiB} MiB; growth hour 1 → 8 of DOM nodes ≤ ${GOALS.nodes}, listeners ≤ ${GOALS.listeners}, live timers ≤ ${GOALS.timers}; IndexedDB: animals ≤ seeded + entered, one cached query, outbox ≤ entered (sent entries kept a day), nothing set aside`,
         samples: JSON.stringify(samples),
-        browser: '/usr/bin/chromium headless (playwright.config.ts CHROMIUM_ARGS)',
+        browser: BENCH_BROWSER,
       },
     };
   } finally {
-    await browser.close();
-    await stop();
+    await close();
     await service?.stop();
-    await rm(dataDir, { recursive: true, force: true });
   }
 }
 

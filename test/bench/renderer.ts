@@ -5,21 +5,17 @@
  * list call returns at most 100), then "Saved on this device" (`#/saved`) is loaded LOADS
  * times and its controls are changed, timed inside the page (see renderer-page.ts).
  */
-import { chromium, type Page } from '@playwright/test';
-import { mkdtemp, rm } from 'node:fs/promises';
+import type { Page } from '@playwright/test';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { storeBoundKey } from '../../electron/core/keys/bound-key';
-import { MemorySecretStore } from '../../electron/core/keys/memory-secret-store';
-import { startAppOnHost } from '../../electron/host';
-import { CHROMIUM_ARGS } from '../../playwright.config';
+import { join } from 'node:path';
 import { startService } from '../service/index';
 import { seedAnimals } from '../service/seed-data';
+import { BENCH_BROWSER, startBenchApp } from './lib/bench-app';
 import type { Bench, BenchResult } from './lib/report';
 import { summarize } from './lib/stats';
 import { type ChangeTiming, fillAnimals, installProbe, type PageProbe, timeChange } from './renderer-page';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const ANIMALS = 10_000;
 const LOADS = 3;
 const KEY = 'bench-renderer';
@@ -75,16 +71,7 @@ function changeFigures(prefix: string, timings: readonly ChangeTiming[]): Record
 export async function benchRenderer(): Promise<BenchResult> {
   const dataDir = await mkdtemp(join(tmpdir(), 'adoption-bench-renderer-'));
   const service = await startService({ keys: { [KEY]: 'enterprise:100000000:1000000000' }, seedAnimals: ANIMALS });
-  const secretStore = new MemorySecretStore();
-  await storeBoundKey(secretStore, PROFILE, service.url, KEY);
-  const { host, stop } = await startAppOnHost({
-    dataDir,
-    secretStore,
-    localDemoUrl: service.url,
-    rendererDir: join(ROOT, 'out/renderer'),
-    logError: (message) => console.error(message),
-  });
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const { host, browser, close } = await startBenchApp({ dataDir, serviceUrl: service.url, key: KEY });
   try {
     const context = await browser.newContext();
     const page = await context.newPage();
@@ -150,14 +137,12 @@ export async function benchRenderer(): Promise<BenchResult> {
         longTasks: 'PerformanceObserver longtask (> 50 ms), per load and during the inputs',
         heap: 'CDP Performance.getMetrics JSHeapUsedSize after a forced GC, on the loaded view',
         goals: `first rows painted < ${GOALS.firstRowsMs} ms; filter and keystroke work ≤ ${FRAME_MS} ms; no long task`,
-        browser: '/usr/bin/chromium headless (playwright.config.ts CHROMIUM_ARGS)',
+        browser: BENCH_BROWSER,
       },
     };
   } finally {
-    await browser.close();
-    await stop();
+    await close();
     await service.stop();
-    await rm(dataDir, { recursive: true, force: true });
   }
 }
 

@@ -10,21 +10,17 @@
  *   IndexedDB transaction). Goal: ≤ 2 s.
  * And in Node, the journal alone: `SafetyCopy.keep` of one entry (append + fsync), p50/p95.
  */
-import { chromium, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { storeBoundKey } from '../../electron/core/keys/bound-key';
-import { MemorySecretStore } from '../../electron/core/keys/memory-secret-store';
+import { join } from 'node:path';
 import { SafetyCopy } from '../../electron/core/safety-copy/safety-copy';
-import { startAppOnHost } from '../../electron/host';
-import { CHROMIUM_ARGS } from '../../playwright.config';
 import { systemClock } from '../../src/shared/clock';
+import { BENCH_BROWSER, startBenchApp } from './lib/bench-app';
 import type { Bench, BenchResult } from './lib/report';
 import { summarize } from './lib/stats';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const ADDS = 60;
 const WARM_UP = 5;
 const IMPORT_ROWS = 1000;
@@ -136,17 +132,13 @@ async function journalAlone(dataDir: string): Promise<number[]> {
 
 export async function benchSafetyCopy(): Promise<BenchResult> {
   const dataDir = await mkdtemp(join(tmpdir(), 'adoption-bench-safety-'));
-  const secretStore = new MemorySecretStore();
   // No service: as at an event, every animal waits to send (nothing else shares the disk).
-  await storeBoundKey(secretStore, PROFILE, 'http://127.0.0.1:9/v1', 'bench-key');
-  const { host, stop } = await startAppOnHost({
+  const { host, browser, close } = await startBenchApp({
     dataDir,
-    secretStore,
-    localDemoUrl: 'http://127.0.0.1:9/v1',
-    rendererDir: join(ROOT, 'out/renderer'),
+    serviceUrl: 'http://127.0.0.1:9/v1',
+    key: 'bench-key',
     logError: () => undefined,
   });
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
   try {
     const node = summarize(await journalAlone(dataDir));
     const context = await browser.newContext();
@@ -187,13 +179,11 @@ export async function benchSafetyCopy(): Promise<BenchResult> {
         journal: 'the core appends and fsyncs one line per entry (the folder too when the file is created)',
         goals: `saved p95 ≤ ${GOAL_SAVED_P95_MS} ms; import ≤ ${GOAL_IMPORT_MS} ms`,
         disk: dataDir.startsWith('/tmp') ? 'the system temporary folder' : dataDir,
-        browser: '/usr/bin/chromium headless (playwright.config.ts CHROMIUM_ARGS)',
+        browser: BENCH_BROWSER,
       },
     };
   } finally {
-    await browser.close();
-    await stop();
-    await rm(dataDir, { recursive: true, force: true });
+    await close();
   }
 }
 

@@ -13,14 +13,10 @@
  * index of 10,000 animals, and `animalsToCsv` of 10,000 animals.
  * Goal (issue 15): the 1,000-row preview under 1 s.
  */
-import { chromium, type Page } from '@playwright/test';
-import { mkdtemp, rm } from 'node:fs/promises';
+import type { Page } from '@playwright/test';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { storeBoundKey } from '../../electron/core/keys/bound-key';
-import { MemorySecretStore } from '../../electron/core/keys/memory-secret-store';
-import { startAppOnHost } from '../../electron/host';
-import { CHROMIUM_ARGS } from '../../playwright.config';
+import { join } from 'node:path';
 import type { Animal } from '../../src/shared/animal';
 import { CategoryLabels } from '../../src/shared/categories';
 import { DuplicateIndex } from '../../src/storage/duplicates';
@@ -28,11 +24,11 @@ import { animalsToCsv } from '../../src/toolkit/csv-export';
 import { previewCsv } from '../../src/toolkit/csv-import';
 import { startService } from '../service/index';
 import { seedAnimals } from '../service/seed-data';
+import { BENCH_BROWSER, startBenchApp } from './lib/bench-app';
 import type { Bench, BenchResult } from './lib/report';
 import { summarize } from './lib/stats';
 import { fillAnimals } from './renderer-page';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const CACHED = 10_000;
 const IMPORT_ROWS = 1000;
 const RUNS = 5;
@@ -121,16 +117,7 @@ export async function benchToolkit(): Promise<BenchResult> {
 
   const dataDir = await mkdtemp(join(tmpdir(), 'adoption-bench-toolkit-'));
   const service = await startService({ keys: { [KEY]: 'enterprise:100000000:1000000000' }, seedAnimals: 20 });
-  const secretStore = new MemorySecretStore();
-  await storeBoundKey(secretStore, PROFILE, service.url, KEY);
-  const { host, stop } = await startAppOnHost({
-    dataDir,
-    secretStore,
-    localDemoUrl: service.url,
-    rendererDir: join(ROOT, 'out/renderer'),
-    logError: (message) => console.error(message),
-  });
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const { host, browser, close } = await startBenchApp({ dataDir, serviceUrl: service.url, key: KEY });
   try {
     const page = await (await browser.newContext({ acceptDownloads: true })).newPage();
     await page.goto(`${host.createLaunchUrl()}#/saved`);
@@ -185,14 +172,12 @@ export async function benchToolkit(): Promise<BenchResult> {
         exportTiming: 'Node side: click on Export CSV → Playwright download event (includes the CDP round trips)',
         nodeTiming: 'previewCsv against DuplicateIndex.of(10,000 animals); animalsToCsv of 10,000 animals',
         goal: `preview under ${GOAL_PREVIEW_MS} ms`,
-        browser: '/usr/bin/chromium headless (playwright.config.ts CHROMIUM_ARGS)',
+        browser: BENCH_BROWSER,
       },
     };
   } finally {
-    await browser.close();
-    await stop();
+    await close();
     await service.stop();
-    await rm(dataDir, { recursive: true, force: true });
   }
 }
 
