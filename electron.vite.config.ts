@@ -6,7 +6,9 @@ import type { Plugin } from 'vite';
 const root = import.meta.dirname;
 
 /** A module of one of the renderer's feature folders (src/<feature>/…), docs/architecture.md "Folders". */
-const CONTRACT_MODULE = /[\\/]src[\\/]shared[\\/]|[\\/]node_modules[\\/]zod[\\/]/;
+const CONTRACT_MODULE = /[\\/]src[\\/]shared[\\/]|[\\/]node_modules[\\/](zod|@messageformat[\\/]runtime)[\\/]/;
+/** The catalogues of the languages other than English: a chunk each, loaded when chosen (src/shared/i18n). */
+const LAZY_CATALOGUE = /[\\/]src[\\/]shared[\\/]i18n[\\/]generated[\\/](?!en\.ts$|messages\.ts$)[^\\/]+\.ts$/;
 /**
  * The stores and data layer of the features whose state every window keeps from the start (the
  * profile session's outbox, cache, list, add form, categories) and the list screen's parts, which
@@ -20,9 +22,9 @@ const STORES_MODULE =
   /[\\/]src[\\/]app[\\/][^\\/]+\.svelte\.ts$|[\\/]src[\\/](add|categories|storage|sync)[\\/](?!index\.ts$)[^\\/]+\.ts$|[\\/]src[\\/]list[\\/](?!index\.ts$)/;
 const PRELOAD_HELPER = /vite[\\/]preload-helper/;
 /** The shell's stores and the libraries every step uses (Svelte's runtime, Dexie, the virtual list). */
-const RUNTIME_MODULE = /[\\/]src[\\/]shell[\\/]|[\\/]node_modules[\\/](svelte|dexie|virtua)[\\/]/;
+const RUNTIME_MODULE = /[\\/]src[\\/](shell|i18n)[\\/]|[\\/]node_modules[\\/](svelte|dexie|virtua)[\\/]/;
 const FEATURE_MODULE =
-  /[\\/]src[\\/](add|app|categories|detail|diagnostics|list|orders|profiles|shell|storage|sync|toolkit)[\\/]/;
+  /[\\/]src[\\/](add|app|categories|detail|diagnostics|i18n|list|orders|profiles|shell|storage|sync|toolkit)[\\/]/;
 
 /**
  * The renderer's entry imports its next steps with `import()` so that each is evaluated in a
@@ -106,7 +108,10 @@ export default defineConfig({
         output: {
           codeSplitting: {
             groups: [
-              { name: 'contract', test: (id) => CONTRACT_MODULE.test(id) || PRELOAD_HELPER.test(id) },
+              {
+                name: 'contract',
+                test: (id) => (CONTRACT_MODULE.test(id) && !LAZY_CATALOGUE.test(id)) || PRELOAD_HELPER.test(id),
+              },
               { name: 'runtime', test: RUNTIME_MODULE },
               { name: 'stores', test: STORES_MODULE },
             ],

@@ -57,7 +57,17 @@ const PRELOAD_ONLY = [
 ];
 
 export default tseslint.config(
-  { ignores: ['out/', 'dist/', 'node_modules/', 'test-results/', 'playwright-report/', 'test/bench/results/'] },
+  {
+    ignores: [
+      'out/',
+      'dist/',
+      'node_modules/',
+      'test-results/',
+      'playwright-report/',
+      'test/bench/results/',
+      'src/shared/i18n/generated/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   ...svelte.configs.recommended,

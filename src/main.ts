@@ -4,7 +4,8 @@
  * 1. this entry and the contract (transport, zod schemas);
  * 2. the stores and the data layer (`import()`): the stores are created and started, which
  *    asks for the profile list and opens the remembered profile's database, while
- * 3. the components (`import()`) are evaluated and mounted.
+ * 3. the components (`import()`) are evaluated and mounted, once the language to show is
+ *    loaded (English is in the contract; another language is a chunk of its own).
  * The chunks of steps 2 and 3 are fetched along with the entry (modulepreload links added by
  * electron.vite.config.ts), so the steps cost no extra round trip.
  */
@@ -18,5 +19,5 @@ const api = getAdoption();
 const { createApp } = await loadStores();
 const app = createApp(api);
 void app.start();
-const { App, mount } = await loadApp();
+const [{ App, mount }] = await Promise.all([loadApp(), app.language.start()]);
 mount(App, { target, props: { app } });

@@ -5,6 +5,7 @@
  * profile changes) go out through `events`.
  */
 import type { ChannelOutput } from '../../src/shared/api';
+import { matchLanguage, useLanguage } from '../../src/shared/i18n';
 import { type Clock, systemClock } from '../../src/shared/clock';
 import type { Profile } from '../../src/shared/profile';
 import { err, ok, type Result } from '../../src/shared/result';
@@ -56,6 +57,11 @@ export interface AppCoreOptions {
    * installer was built with an update address (`app-update.yml`). Without it updates are off.
    */
   updates?: { port: UpdaterPort; builtFeed: boolean };
+  /**
+   * The languages the system prefers (Electron: `app.getPreferredSystemLanguages()`). Without it
+   * (the browser host) the window goes by its browser's `navigator.languages`.
+   */
+  systemLanguages?: () => readonly string[];
 }
 
 export interface AppCore {
@@ -96,6 +102,8 @@ const notConfigured = (profile: Profile | null) =>
 
 export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   const clock = options.clock ?? systemClock;
+  // Until a window says which language it shows (useLanguage), the core speaks the system's.
+  if (options.systemLanguages) await useLanguage(matchLanguage(options.systemLanguages()));
   // The one scrubber: it learns every key the core reads or is given, and everything that
   // leaves the core (router answers, events, log lines) goes through it.
   const scrubber = new Scrubber();
@@ -359,6 +367,11 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
         proxies.forget(proxy);
         return ok({ cleared });
       }),
+    systemLanguages: async () => ok({ languages: options.systemLanguages ? [...options.systemLanguages()] : null }),
+    useLanguage: async ({ language }) => {
+      await useLanguage(language);
+      return ok({ language });
+    },
   };
 
   const stopProfiles = profiles.onChange((list) => events.emit('profiles', list));

@@ -59,6 +59,10 @@ startMainProcess({
       proxy: chromiumProxyResolver((url) => session.defaultSession.resolveProxy(url)),
       ...(settings.localDemoUrl ? { localDemoUrl: settings.localDemoUrl } : {}),
       ...(updater ? { updates: updater.options } : {}),
+      // docs/api/app.md: "The user's preferred system languages from most preferred to least
+      // preferred, including the country codes if applicable" (g_get_language_names on Linux, whose
+      // names may read "es_MX"; matchLanguage in src/shared/i18n takes "-" and "_" alike).
+      systemLanguages: () => app.getPreferredSystemLanguages(),
     });
     updater?.connect(core.updates);
     return core;

@@ -6,6 +6,7 @@
  * queue and its progress (OutboxStore); what follows from a change of one is wired here.
  */
 import { DiagnosticsStore, GovernorStore } from '../diagnostics';
+import { LanguageStore } from '../i18n';
 import type { AdoptionApi } from '../shared/client';
 import { errorMessage } from '../shared/errors';
 import {
@@ -33,6 +34,8 @@ export { ProfileSession };
 
 export class AppStores implements AppContext {
   readonly clock = new ClockStore();
+  /** The language the window shows (staff's choice, else the system's). */
+  readonly language: LanguageStore;
   readonly navigation: NavigationStore;
   readonly profiles: ProfilesStore;
   readonly connectivity: ConnectivityStore;
@@ -63,6 +66,12 @@ export class AppStores implements AppContext {
   ) {
     this.#win = win;
     this.navigation = new NavigationStore(win);
+    this.language = new LanguageStore(
+      api,
+      win.localStorage,
+      () => win.navigator?.languages ?? [],
+      win.document?.documentElement ?? null,
+    );
     this.profiles = new ProfilesStore(api, win.localStorage);
     this.connectivity = new ConnectivityStore(api);
     this.governor = new GovernorStore(api, this.clock);
@@ -94,6 +103,7 @@ export class AppStores implements AppContext {
   }
 
   async #start(): Promise<void> {
+    void this.language.start();
     this.clock.start();
     // The browser is asked to keep the site's data (Diagnostics says whether it does).
     void this.storage.requestPersistence(this.#win.navigator?.storage);

@@ -5,6 +5,7 @@
  */
 import { Animal, Int64, ListQuery, NewAnimal } from './animal';
 import { DiagnosticEntry } from './diagnostics';
+import { Language } from './i18n';
 import { ProfileId, Profile, ProfileInput, ProfileList } from './profile';
 import { GovernorSnapshot } from './rate-limit';
 import { UpdateStatus } from './updates';
@@ -212,6 +213,22 @@ export const api = {
   clearProxyLogin: {
     input: z.object({ proxy: ProxyName }),
     output: z.object({ cleared: z.boolean() }),
+  },
+  /**
+   * The languages the system prefers, most preferred first, as the desktop app knows them
+   * (Electron's `app.getPreferredSystemLanguages()`); null in the browser host, where the window
+   * reads its browser's `navigator.languages` (src/i18n/language.svelte.ts).
+   */
+  systemLanguages: {
+    input: z.object({}),
+    output: z.object({
+      languages: z.nullable(z.array(z.string().check(z.maxLength(100))).check(z.maxLength(100))),
+    }),
+  },
+  /** The language the window shows: the core's messages (its errors) follow it from now on. */
+  useLanguage: {
+    input: z.object({ language: Language }),
+    output: z.object({ language: Language }),
   },
 } as const satisfies Record<string, { input: z.ZodMiniType; output: z.ZodMiniType }>;
 

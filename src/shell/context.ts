@@ -5,6 +5,7 @@
  * features read it here, so none of them imports the root that composes them.
  */
 import { getContext, setContext } from 'svelte';
+import type { LanguageStore } from '../i18n';
 import type { ClockStore } from './clock.svelte';
 import type { ConnectivityStore } from './connectivity.svelte';
 import type { KeysStore } from './keys.svelte';
@@ -15,6 +16,8 @@ import type { UpdatesStore } from './updates.svelte';
 
 export interface AppContext {
   readonly clock: ClockStore;
+  /** The language shown and staff's choice of it. */
+  readonly language: LanguageStore;
   readonly navigation: NavigationStore;
   readonly connectivity: ConnectivityStore;
   readonly profiles: ProfilesStore;

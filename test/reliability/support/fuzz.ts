@@ -170,6 +170,8 @@ export function createFuzzer(seed: number, jsonOnly = false) {
     proxyLogins: [],
     setProxyLogin: ['proxy', 'username', 'password'],
     clearProxyLogin: ['proxy'],
+    systemLanguages: [],
+    useLanguage: ['language'],
   };
 
   function keysIn(value: unknown): string[] {

@@ -88,6 +88,8 @@ const VALID: { [C in Channel]: { input: unknown; output: unknown } } = {
     output: { saved: true },
   },
   clearProxyLogin: { input: { proxy: 'proxy.corp:3128' }, output: { cleared: true } },
+  systemLanguages: { input: {}, output: { languages: ['es-MX', 'en-US'] } },
+  useLanguage: { input: { language: 'es' }, output: { language: 'es' } },
 };
 
 /** Kinds of invalid input every channel must refuse (channels without fields refuse the non-objects). */
@@ -158,6 +160,8 @@ const INVALID_FIELDS: { [C in Channel]: unknown[] } = {
     { proxy: 'proxy.corp:3128', username: 'a', password: '' },
   ],
   clearProxyLogin: [{}, { proxy: 'no port' }],
+  systemLanguages: [],
+  useLanguage: [{}, { language: 'fr' }, { language: 'system' }],
 };
 
 function fakeHandlers(

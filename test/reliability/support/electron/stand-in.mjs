@@ -80,6 +80,8 @@ export const app = Object.assign(new Emitter(), {
   },
   getPath: (name) => paths[name] ?? `/tmp/${name}`,
   getAppPath: () => resolve(process.env.ADOPTION_APP_PATH ?? process.cwd()),
+  // docs/api/app.md: the user's preferred system languages, most preferred first.
+  getPreferredSystemLanguages: () => ['es-MX', 'en-US'],
 });
 
 export const protocol = {

@@ -1,0 +1,268 @@
+/**
+ * Compiles the message catalogues (src/shared/i18n/catalogues/<language>/<area>.json, ICU
+ * MessageFormat 1) into TypeScript modules of message functions (src/shared/i18n/generated/),
+ * with @messageformat/core: one module per language (the window loads English with the start-up
+ * and the others when chosen), the `Messages` type every language must satisfy (its parameters
+ * from the ICU arguments: a plural's or a number's argument is a number), and the pseudo-locale
+ * en-XA (docs/i18n.md). Checks first, and refuses with the list of what is wrong: a file or key
+ * one language has and another lacks, a message that does not parse, a plural without `other`,
+ * or a translation whose arguments differ from the English ones.
+ *
+ * `npm run messages` writes the files; test/src/i18n/catalogues.test.ts fails when the committed
+ * ones are not what this makes of the catalogues.
+ */
+import MessageFormat from '@messageformat/core';
+import compileModule from '@messageformat/core/lib/compile-module.js';
+import { parse, type Token } from '@messageformat/parser';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { format, resolveConfig } from 'prettier';
+
+export const ROOT = resolve(import.meta.dirname, '../..');
+export const CATALOGUES_DIR = join(ROOT, 'src/shared/i18n/catalogues');
+export const GENERATED_DIR = join(ROOT, 'src/shared/i18n/generated');
+
+/** The source language: its catalogue defines the keys and the arguments. */
+export const SOURCE_LANGUAGE = 'en';
+/** The pseudo-locale (the tag Android and Chromium use for accented English), made from English. */
+export const PSEUDO_LANGUAGE = 'en-XA';
+/** How much longer a pseudo-locale message is than the English one (issue 23: 40 %). */
+export const PSEUDO_GROWTH = 0.4;
+export const PSEUDO_OPEN = '⟦';
+export const PSEUDO_CLOSE = '⟧';
+
+type Catalogue = Map<string, string>;
+
+/** A catalogue's messages, keyed `<area>.<key>` (the file name is the area). */
+export function readCatalogue(language: string, dir = CATALOGUES_DIR): Catalogue {
+  const messages: Catalogue = new Map();
+  const folder = join(dir, language);
+  for (const file of readdirSync(folder)
+    .filter((name) => name.endsWith('.json'))
+    .sort()) {
+    const area = file.slice(0, -'.json'.length);
+    const data: unknown = JSON.parse(readFileSync(join(folder, file), 'utf8'));
+    if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+      throw new Error(`${language}/${file}: not an object of messages`);
+    }
+    for (const [key, value] of Object.entries(data)) {
+      if (typeof value !== 'string') throw new Error(`${language}/${file}: "${key}" is not a string`);
+      if (!/^[a-z][A-Za-z0-9]*$/.test(key)) throw new Error(`${language}/${file}: "${key}" is not a camelCase key`);
+      messages.set(`${area}.${key}`, value);
+    }
+  }
+  return messages;
+}
+
+export function catalogueLanguages(dir = CATALOGUES_DIR): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort((a, b) => (a === SOURCE_LANGUAGE ? -1 : b === SOURCE_LANGUAGE ? 1 : a.localeCompare(b)));
+}
+
+type ArgKind = 'number' | 'string' | 'text';
+
+/** Every argument of a message, with what it takes: a number (plural, `number`), a choice (select) or any text. */
+function argumentsOf(tokens: readonly Token[], into = new Map<string, ArgKind>()): Map<string, ArgKind> {
+  const note = (arg: string, kind: ArgKind) => {
+    const before = into.get(arg);
+    if (!before || before === 'text') into.set(arg, kind);
+  };
+  for (const token of tokens) {
+    if (token.type === 'argument') note(token.arg, 'text');
+    else if (token.type === 'function') note(token.arg, token.key === 'number' ? 'number' : 'text');
+    else if (token.type === 'plural' || token.type === 'selectordinal' || token.type === 'select') {
+      note(token.arg, token.type === 'select' ? 'string' : 'number');
+      for (const c of token.cases) argumentsOf(c.tokens, into);
+    }
+  }
+  return into;
+}
+
+function parseMessage(language: string, key: string, source: string, problems: string[]): Token[] | null {
+  try {
+    const tokens = parse(source, { strict: false });
+    const missingOther = (list: readonly Token[]): boolean =>
+      list.some(
+        (token) =>
+          (token.type === 'plural' || token.type === 'select' || token.type === 'selectordinal') &&
+          (!token.cases.some((c) => c.key === 'other') || token.cases.some((c) => missingOther(c.tokens))),
+      );
+    if (missingOther(tokens)) problems.push(`${language} ${key}: a plural or select without an "other" case`);
+    return tokens;
+  } catch (error) {
+    problems.push(`${language} ${key}: ${error instanceof Error ? error.message : String(error)}`);
+    return null;
+  }
+}
+
+const ACCENTED: Record<string, string> = Object.fromEntries(
+  [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'].map((c, i) => [
+    c,
+    [...'åƀçđéƒĝĥîĵķļɱñöþǫŕšţûṽŵẋýžÅƁÇĐÉƑĜĤÎĴĶĻṀÑÖÞǪŔŠŢÛṼŴẊÝŽ'][i] ?? c,
+  ]),
+);
+
+/** English text accented and 40 % longer: a filler of '~' after each piece of text, so lines can still wrap at spaces. */
+function pseudoText(text: string): string {
+  const accented = [...text].map((c) => ACCENTED[c] ?? c).join('');
+  const letters = text.replace(/[^\p{L}]/gu, '').length;
+  if (letters === 0) return accented;
+  const filler = '~'.repeat(Math.ceil(letters * PSEUDO_GROWTH));
+  const trailing = /\s+$/.exec(accented)?.[0] ?? '';
+  return accented.slice(0, accented.length - trailing.length) + filler + trailing;
+}
+
+/** Tokens back to ICU MessageFormat source, the text of content tokens mapped by `text`. */
+function toIcu(tokens: readonly Token[], text: (value: string) => string, inPlural = false): string {
+  return tokens
+    .map((token) => {
+      switch (token.type) {
+        case 'content': {
+          let value = text(token.value)
+            .replace(/'/g, "''")
+            .replace(/[{}]/g, (c) => `'${c}'`);
+          if (inPlural) value = value.replace(/#/g, "'#'");
+          return value;
+        }
+        case 'argument':
+          return `{${token.arg}}`;
+        case 'function':
+          return token.param
+            ? `{${token.arg}, ${token.key}, ${toIcu(token.param, (v) => v).trim()}}`
+            : `{${token.arg}, ${token.key}}`;
+        case 'octothorpe':
+          return '#';
+        default: {
+          const offset = token.pluralOffset ? ` offset:${token.pluralOffset}` : '';
+          const plural = token.type !== 'select';
+          const cases = token.cases.map((c) => `${c.key} {${toIcu(c.tokens, text, plural || inPlural)}}`).join(' ');
+          return `{${token.arg}, ${token.type},${offset} ${cases}}`;
+        }
+      }
+    })
+    .join('');
+}
+
+export function pseudoMessage(source: string): string {
+  return PSEUDO_OPEN + toIcu(parse(source, { strict: false }), pseudoText) + PSEUDO_CLOSE;
+}
+
+const TS_TYPE: Record<ArgKind, string> = { number: 'number', string: 'string', text: 'string | number' };
+
+function typesModule(keys: readonly string[], args: ReadonlyMap<string, Map<string, ArgKind>>): string {
+  const lines = keys.map((key) => {
+    const params = [...(args.get(key) ?? new Map<string, ArgKind>())].sort(([a], [b]) => a.localeCompare(b));
+    const input = params.length ? `d: { ${params.map(([name, kind]) => `${name}: ${TS_TYPE[kind]}`).join('; ')} }` : '';
+    return `  ${JSON.stringify(key)}: (${input}) => string;`;
+  });
+  return [
+    '// Generated by `npm run messages` (scripts/i18n/compile-messages.ts) from the English catalogue: do not edit.',
+    '/** Every message of the app, with its parameters; each language satisfies it. */',
+    'export interface Messages {',
+    ...lines,
+    '}',
+    'export type MessageKey = keyof Messages;',
+    '',
+  ].join('\n');
+}
+
+function languageModule(language: string, messages: Catalogue, from: string): string {
+  const pluralLocale = language === PSEUDO_LANGUAGE ? SOURCE_LANGUAGE : language;
+  const mf = new MessageFormat(pluralLocale, { strict: false, strictPluralKeys: true });
+  const compiled = compileModule(mf, Object.fromEntries(messages));
+  // The runtime's plural and select answer `unknown` (a case may be any value); here every case is text.
+  const typed = ['plural', 'select'].filter((name) => new RegExp(`import \\{[^}]*\\b${name}\\b`).test(compiled));
+  const castLines: string[] = [];
+  const body = compiled
+    .replace(
+      /^(import \{)([^}]*)(\} from "@messageformat\/runtime";)/m,
+      (_all, open: string, names: string, close: string) => {
+        const renamed = names.replace(/\b(plural|select)\b/g, '$1 as $1Any');
+        const casts = typed.map(
+          (name) => `const ${name} = ${name}Any as (...args: Parameters<typeof ${name}Any>) => string;`,
+        );
+        castLines.push(...casts);
+        return `${open}${renamed}${close}\nimport type { Messages } from './messages';`;
+      },
+    )
+    .replace(
+      /^export default \{/m,
+      () => `${castLines.map((line) => `${line}\n`).join('')}\nconst messages: Messages = {`,
+    );
+  const withTypes = body.includes("from './messages'") ? body : `import type { Messages } from './messages';\n${body}`;
+  return [
+    `// Generated by \`npm run messages\` (scripts/i18n/compile-messages.ts) from ${from}: do not edit.`,
+    withTypes,
+    ';',
+    'export default messages;',
+    '',
+  ].join('\n');
+}
+
+export interface CompileResult {
+  /** File name (in GENERATED_DIR) → contents, formatted as prettier formats them. */
+  files: Map<string, string>;
+  problems: string[];
+  counts: { messages: number; languages: string[] };
+}
+
+export async function compileCatalogues(dir = CATALOGUES_DIR): Promise<CompileResult> {
+  const problems: string[] = [];
+  const languages = catalogueLanguages(dir);
+  const catalogues = new Map(languages.map((language) => [language, readCatalogue(language, dir)]));
+  const source = catalogues.get(SOURCE_LANGUAGE);
+  if (!source) throw new Error(`there is no ${SOURCE_LANGUAGE} catalogue in ${dir}`);
+  const keys = [...source.keys()].sort();
+  const args = new Map<string, Map<string, ArgKind>>();
+  for (const key of keys) {
+    const tokens = parseMessage(SOURCE_LANGUAGE, key, source.get(key) ?? '', problems);
+    if (tokens) args.set(key, argumentsOf(tokens));
+  }
+  for (const [language, catalogue] of catalogues) {
+    if (language === SOURCE_LANGUAGE) continue;
+    for (const key of keys) if (!catalogue.has(key)) problems.push(`${language} ${key}: missing (English has it)`);
+    for (const key of catalogue.keys()) if (!source.has(key)) problems.push(`${language} ${key}: not in English`);
+    for (const [key, text] of catalogue) {
+      const tokens = parseMessage(language, key, text, problems);
+      const expected = args.get(key);
+      if (!tokens || !expected) continue;
+      const names = (map: Map<string, ArgKind>) => [...map.keys()].sort().join(', ');
+      const found = argumentsOf(tokens);
+      if (names(found) !== names(expected)) {
+        problems.push(`${language} ${key}: arguments {${names(found)}}, English has {${names(expected)}}`);
+      }
+    }
+  }
+  const files = new Map<string, string>();
+  if (problems.length === 0) {
+    const pseudo: Catalogue = new Map(keys.map((key) => [key, pseudoMessage(source.get(key) ?? '')]));
+    files.set('messages.ts', typesModule(keys, args));
+    for (const [language, catalogue] of catalogues) {
+      const sorted: Catalogue = new Map(keys.map((key) => [key, catalogue.get(key) ?? '']));
+      files.set(`${language}.ts`, languageModule(language, sorted, `catalogues/${language}`));
+    }
+    files.set(
+      `${PSEUDO_LANGUAGE}.ts`,
+      languageModule(PSEUDO_LANGUAGE, pseudo, 'the English catalogue, pseudo-localised'),
+    );
+    const config = (await resolveConfig(join(GENERATED_DIR, 'en.ts'))) ?? {};
+    for (const [name, text] of files) {
+      files.set(name, await format(text, { ...config, filepath: join(GENERATED_DIR, name) }));
+    }
+  }
+  return { files, problems, counts: { messages: keys.length, languages } };
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
+  const result = await compileCatalogues();
+  if (result.problems.length) {
+    console.error(`The catalogues were not compiled:\n  ${result.problems.join('\n  ')}`);
+    process.exit(1);
+  }
+  for (const [name, text] of result.files) writeFileSync(join(GENERATED_DIR, name), text);
+  console.log(
+    `${result.counts.messages} messages in ${result.counts.languages.join(', ')} (and ${PSEUDO_LANGUAGE}) → ${GENERATED_DIR}`,
+  );
+}

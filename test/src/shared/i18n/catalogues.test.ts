@@ -1,0 +1,107 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  compileCatalogues,
+  GENERATED_DIR,
+  PSEUDO_CLOSE,
+  PSEUDO_OPEN,
+  pseudoMessage,
+  readCatalogue,
+} from '../../../../scripts/i18n/compile-messages';
+import { currentLanguage, formatNumber, matchLanguage, t, useLanguage } from '../../../../src/shared/i18n';
+
+describe('the message catalogues', () => {
+  it('compile without a problem, and the committed modules are what they compile to (npm run messages)', async () => {
+    const result = await compileCatalogues();
+    expect(result.problems).toEqual([]);
+    expect(result.counts.languages).toEqual(['en', 'es']);
+    for (const [name, text] of result.files) {
+      expect(readFileSync(join(GENERATED_DIR, name), 'utf8'), `${name} is stale: run npm run messages`).toBe(text);
+    }
+  });
+
+  it('have every English message in Spanish, translated unless it is a name', () => {
+    const en = readCatalogue('en');
+    const es = readCatalogue('es');
+    expect([...es.keys()].sort()).toEqual([...en.keys()].sort());
+    const same = [...en].filter(([key, text]) => es.get(key) === text && /\p{L}{3}/u.test(text)).map(([key]) => key);
+    // Names and words Spanish writes the same way: the product's name, "Local demo", units.
+    expect(same.filter((key) => !SAME_IN_SPANISH.has(key))).toEqual([]);
+  });
+});
+
+/** Messages whose Spanish is the English text (proper names, words both languages write alike). */
+const SAME_IN_SPANISH = new Set(['app.productName']);
+
+describe('a broken catalogue', () => {
+  let dir = '';
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  function catalogues(en: Record<string, string>, es: Record<string, string>): string {
+    dir = mkdtempSync(join(tmpdir(), 'catalogues-'));
+    for (const [language, messages] of [
+      ['en', en],
+      ['es', es],
+    ] as const) {
+      mkdirSync(join(dir, language));
+      writeFileSync(join(dir, language, 'area.json'), JSON.stringify(messages));
+    }
+    return dir;
+  }
+
+  it('is refused with every problem named', async () => {
+    const result = await compileCatalogues(
+      catalogues(
+        { one: 'One {name}', two: '{count, plural, one {# animal} other {# animals}}', three: 'Three' },
+        { one: 'Uno {nombre}', two: '{count, plural, one {# animal}}', four: 'Cuatro', three: 'Tres {a b}' },
+      ),
+    );
+    expect(result.files.size).toBe(0);
+    expect(result.problems).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^es area\.one: arguments \{nombre\}, English has \{name\}/),
+        expect.stringMatching(/^es area\.two: a plural or select without an "other" case/),
+        expect.stringMatching(/^es area\.four: not in English/),
+        expect.stringMatching(/^es area\.three: /),
+      ]),
+    );
+  });
+});
+
+describe('the pseudo-locale', () => {
+  it('accents the text, marks the message and makes it at least 40 % longer, arguments and plurals kept', async () => {
+    expect(pseudoMessage('Add animal')).toBe(`${PSEUDO_OPEN}Åđđ åñîɱåļ~~~~${PSEUDO_CLOSE}`);
+    const plural = pseudoMessage("{count, plural, one {# animal isn't sent} other {# animals aren't sent}} to {name}");
+    expect(plural).toContain('{count, plural, one {# åñîɱåļ îšñ');
+    expect(plural).toContain('{name}');
+    const text = 'Could not load the profiles: ';
+    expect(pseudoMessage(text).length).toBeGreaterThanOrEqual(
+      Math.ceil(text.replace(/[^A-Za-z]/g, '').length * 0.4) + text.length,
+    );
+  });
+});
+
+describe('languages', () => {
+  it('match the system language by its primary subtag, English otherwise', () => {
+    expect(matchLanguage(['es-MX', 'en-US'])).toBe('es');
+    expect(matchLanguage(['fr-CA', 'es_419'])).toBe('es');
+    expect(matchLanguage(['de', 'fr'])).toBe('en');
+    expect(matchLanguage([])).toBe('en');
+  });
+
+  it('load Spanish when chosen: its messages, and its numbers', async () => {
+    expect(currentLanguage()).toBe('en');
+    expect(t('app.navAdd')).toBe('Add animal');
+    expect(formatNumber(12345.5)).toBe('12,345.5');
+    await useLanguage('es');
+    try {
+      expect(t('app.navAdd')).toBe('Añadir animal');
+      expect(t('app.profilesFailed', { reason: 'x' })).toBe('No se pudieron cargar los perfiles: x');
+      expect(formatNumber(12345.5)).toBe('12.345,5');
+    } finally {
+      await useLanguage('en');
+    }
+  });
+});
