@@ -3,6 +3,7 @@
  * every template and `$derived` that used them is drawn again when the language changes.
  */
 import * as shared from '../shared/i18n';
+import type { AnimalStatus } from '../shared/animal';
 import type { MessageArgs, MessageKey } from '../shared/i18n';
 
 const shown = $state({ language: shared.currentLanguage() });
@@ -36,4 +37,9 @@ export function formatTime(...args: Parameters<typeof shared.formatTime>): strin
 export function formatList(...args: Parameters<typeof shared.formatList>): string {
   void shown.language;
   return shared.formatList(...args);
+}
+
+/** A status of the service as staff read it ("available" / "disponible"); the service's value stays as it is. */
+export function statusLabel(status: AnimalStatus | undefined | null): string {
+  return status ? t(`status.${status}`) : t('status.none');
 }

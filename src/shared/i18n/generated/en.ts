@@ -22,5 +22,9 @@ const messages: Messages = {
     'Screens, files and printouts use this language. Animal names, categories and ids stay as the service has them.',
   'language.label': () => 'Language of the app',
   'language.system': (d) => 'System language (' + d.language + ')',
+  'status.available': () => 'available',
+  'status.none': () => 'no status',
+  'status.pending': () => 'pending',
+  'status.sold': () => 'sold',
 };
 export default messages;

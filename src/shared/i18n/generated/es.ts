@@ -22,5 +22,9 @@ const messages: Messages = {
     'Las pantallas, los archivos y las impresiones usan este idioma. Los nombres, las categorías y los identificadores de los animales se quedan como los tiene el servicio.',
   'language.label': () => 'Idioma de la aplicación',
   'language.system': (d) => 'Idioma del sistema (' + d.language + ')',
+  'status.available': () => 'disponible',
+  'status.none': () => 'sin estado',
+  'status.pending': () => 'pendiente',
+  'status.sold': () => 'vendido',
 };
 export default messages;

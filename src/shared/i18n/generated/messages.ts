@@ -20,5 +20,9 @@ export interface Messages {
   'language.hint': () => string;
   'language.label': () => string;
   'language.system': (d: { language: string | number }) => string;
+  'status.available': () => string;
+  'status.none': () => string;
+  'status.pending': () => string;
+  'status.sold': () => string;
 }
 export type MessageKey = keyof Messages;
