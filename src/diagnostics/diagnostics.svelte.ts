@@ -1,4 +1,9 @@
-/** The core's request log (last 200 requests, no secrets) and "copy diagnostics" for support. */
+/**
+ * The core's request log (last 200 requests, no secrets) and "copy diagnostics" for support. The
+ * copied report is for developers: English and machine-readable whatever the language shown;
+ * only the sentences on screen are translated.
+ */
+import { t } from '../i18n';
 import type { AdoptionApi } from '../shared/client';
 import type { DiagnosticEntry } from '../shared/diagnostics';
 
@@ -34,10 +39,10 @@ export class DiagnosticsStore {
     try {
       if (!this.clipboard) throw new Error('no clipboard');
       await this.clipboard.writeText(this.report());
-      this.copyMessage = `Copied ${this.entries.length} requests to the clipboard.`;
+      this.copyMessage = t('diagnostics.copied', { count: this.entries.length });
       this.copyFallback = null;
     } catch {
-      this.copyMessage = 'Could not use the clipboard: select the text below and copy it.';
+      this.copyMessage = t('diagnostics.clipboardFailed');
       this.copyFallback = this.report();
     }
   }

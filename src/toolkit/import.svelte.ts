@@ -4,6 +4,7 @@
  * transaction. The count is said only once they are on disk. A file that cannot be imported gets
  * one message and changes nothing.
  */
+import { t } from '../i18n';
 import type { NewAnimal } from '../shared/animal';
 import type { CategoryLabels } from '../shared/categories';
 import { DuplicateIndex, type ProfileDb } from '../storage';
@@ -15,9 +16,6 @@ export type ImportState = 'idle' | 'reading' | 'preview' | 'saving' | 'done';
 export type EnqueueMany = (
   animals: readonly NewAnimal[],
 ) => Promise<{ ok: true; count: number } | { ok: false; message: string }>;
-
-const plural = (count: number, one: string, many = `${one}s`) =>
-  `${count.toLocaleString('en')} ${count === 1 ? one : many}`;
 
 export class ImportStore {
   state = $state<ImportState>('idle');
@@ -61,7 +59,7 @@ export class ImportStore {
         DuplicateIndex.read(this.db),
       ]);
     } catch (error) {
-      if (generation === this.#generation) this.#refuse(`The file could not be read (${String(error)}).`);
+      if (generation === this.#generation) this.#refuse(t('toolkit.fileUnreadable', { reason: String(error) }));
       return;
     }
     if (generation !== this.#generation) return;
@@ -83,13 +81,12 @@ export class ImportStore {
     const saved = await this.enqueueMany(rows.map((row) => row.animal as NewAnimal));
     if (!saved.ok) {
       this.state = 'preview';
-      this.failure = `Nothing was added: ${saved.message}`;
+      this.failure = t('toolkit.importNothingAdded', { reason: saved.message });
       return;
     }
     const left = this.rows.length - saved.count;
-    this.message =
-      `${plural(saved.count, 'animal')} from ${this.fileName} ${saved.count === 1 ? 'is' : 'are'} saved on this device and waiting to send.` +
-      (left > 0 ? ` ${plural(left, 'row')} ${left === 1 ? 'was' : 'were'} not added (listed below).` : '');
+    const savedText = t('toolkit.importSaved', { count: saved.count, file: this.fileName ?? '' });
+    this.message = left > 0 ? `${savedText} ${t('toolkit.importLeftOut', { count: left })}` : savedText;
     this.state = 'done';
   }
 
@@ -104,7 +101,7 @@ export class ImportStore {
   }
 
   #refuse(problem: string): void {
-    this.problem = `${problem} Nothing was imported.`;
+    this.problem = t('toolkit.importRefused', { problem });
     this.preview = null;
     this.state = 'idle';
   }

@@ -2,6 +2,7 @@
  * "Prepare for the event": one action that fills the profile's cache with every status (and
  * the unfiltered list) at the largest page, then says how many animals are available offline.
  */
+import { t } from '../i18n';
 import { ANIMAL_STATUSES, type AnimalStatus, LIMIT_MAX } from '../shared/animal';
 import type { AdoptionApi } from '../shared/client';
 import { type Err, ok, type Result } from '../shared/result';
@@ -41,8 +42,8 @@ export async function prepareForEvent(
   const availableOffline = await cache.count();
   if (failure) {
     const { error } = failure;
-    const note = `${availableOffline} ${availableOffline === 1 ? 'animal is' : 'animals are'} available offline`;
-    return { ok: false, error: { ...error, message: `${error.message} (${note}.)` } };
+    const message = t('toolkit.prepareFailed', { message: error.message, count: availableOffline });
+    return { ok: false, error: { ...error, message } };
   }
   return ok({ availableOffline, listsFetched });
 }
@@ -66,7 +67,7 @@ export class PrepareForEventStore {
     this.running = false;
     this.failed = !result.ok;
     this.message = result.ok
-      ? `Ready: ${result.data.availableOffline} animals are now available offline.`
-      : `Could not prepare: ${result.error.message}`;
+      ? t('toolkit.prepareReady', { count: result.data.availableOffline })
+      : t('toolkit.prepareCouldNot', { reason: result.error.message });
   }
 }

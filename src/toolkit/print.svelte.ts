@@ -3,6 +3,7 @@
  * or by default every available animal saved on this device), and printing it — `window.print()`
  * in the browser host, the `printPage` desktop channel (webContents.print) in Electron.
  */
+import { t } from '../i18n';
 import type { Animal } from '../shared/animal';
 import type { AdoptionApi } from '../shared/client';
 import { errorMessage } from '../shared/errors';
@@ -43,7 +44,7 @@ export class PrintStore {
         .filter((row) => row.animal.status === 'available')
         .map((row) => row.animal)
         .sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
-      this.use({ title: 'Available animals', source: 'All available animals saved on this device', animals });
+      this.use({ title: t('toolkit.printAvailableTitle'), source: t('toolkit.printAvailableSource'), animals });
     } catch (error) {
       this.error = errorMessage(error);
     }
@@ -57,7 +58,11 @@ export class PrintStore {
       return;
     }
     const result = await desktop.printPage({});
-    if (!result.ok) this.notice = `Not printed: ${result.error.message}`;
-    else if (!result.data.printed) this.notice = `Not printed: ${result.data.reason ?? 'the print was cancelled'}.`;
+    if (!result.ok) this.notice = t('toolkit.printNotPrinted', { reason: result.error.message });
+    else if (!result.data.printed) {
+      this.notice = result.data.reason
+        ? t('toolkit.printNotPrintedBecause', { reason: result.data.reason })
+        : t('toolkit.printCancelled');
+    }
   }
 }
