@@ -97,8 +97,9 @@ function statusOf(cell: string): { status?: AnimalStatus } | { problem: string }
 
 function nameProblem(cell: string): string | null {
   if (!looksLikeFormula(cell)) return null;
-  const first = cell.trimStart()[0] ?? '';
-  return t('toolkit.importNameFormula', { first: /[\t\r]/.test(first) ? 'tab' : first, cell: cell.trimStart() });
+  // A tab or a carriage return is white space to trimStart: looked at before it.
+  const first = /^[\t\r]/.test(cell) ? 'tab' : (cell.trimStart()[0] ?? '');
+  return t('toolkit.importNameFormula', { first, cell: cell.trimStart() });
 }
 
 function checkRow(
