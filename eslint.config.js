@@ -35,6 +35,15 @@ const ZOD_DIRECT = {
   regex: '^zod(/|$)',
   message: "src/ imports z from src/shared/zod.ts (zod/mini with its messages set), never 'zod' itself.",
 };
+/**
+ * The window's components and stores take `t` and the formatters from src/i18n, which redraws them when
+ * the language changes; src/shared/i18n's own are for the core and the contract (docs/i18n.md).
+ */
+const SHARED_T = {
+  regex: '^(\\.\\.?/)+shared/i18n$',
+  importNames: ['t', 'formatNumber', 'formatDateTime', 'formatTime', 'formatList'],
+  message: 'In the window, import t and the formatters from src/i18n (redrawn when the language changes).',
+};
 /** The app's Electron-side code, by relative path (`../../electron/core/…`). */
 const ELECTRON_CODE = {
   regex: '^(\\.\\.?/)+electron/',
@@ -89,6 +98,15 @@ export default tseslint.config(
     files: ['src/**/*.ts', 'src/**/*.svelte'],
     ignores: ['src/shared/**'],
     languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [ELECTRON], patterns: [NODE_BUILTINS, ELECTRON_CODE, ZOD_DIRECT, SHARED_T] },
+      ],
+    },
+  },
+  {
+    files: ['src/i18n/**'],
     rules: {
       'no-restricted-imports': ['error', { paths: [ELECTRON], patterns: [NODE_BUILTINS, ELECTRON_CODE, ZOD_DIRECT] }],
     },

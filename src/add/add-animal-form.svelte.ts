@@ -3,6 +3,7 @@
  * What it says of the animal added last follows that animal's outbox entry, so the message
  * never outlives its truth: waiting to send, then sent with its id, or set aside for staff.
  */
+import { t } from '../i18n';
 import { type AnimalStatus, NewAnimal } from '../shared/animal';
 import { canonicalInt64 } from '../shared/int64';
 import { matchKey } from '../shared/text-match';
@@ -10,17 +11,20 @@ import type { EntryLookup } from '../storage';
 
 export type FieldErrors = { name?: string; categoryId?: string; status?: string };
 
+/** The longest name the contract takes (NewAnimal). */
+const NAME_MAX = 200;
+
 function fieldMessage(field: string, value: string): string {
-  if (field === 'name') return value.trim() === '' ? 'Name is required.' : 'Name must be at most 200 characters.';
+  if (field === 'name') return value.trim() === '' ? t('add.nameRequired') : t('add.nameTooLong', { max: NAME_MAX });
   if (field === 'categoryId') {
-    if (value.trim() === '') return 'Category ID is required.';
-    if (!/^-?\d+$/.test(value.trim())) return 'Category ID must be a whole number, such as 3.';
-    return 'Category ID is too large: it must fit a 64-bit whole number.';
+    if (value.trim() === '') return t('add.categoryRequired');
+    if (!/^-?\d+$/.test(value.trim())) return t('add.categoryNotWhole');
+    return t('add.categoryTooLarge');
   }
-  return 'Status must be available, pending or sold, or left to the service.';
+  return t('add.statusInvalid');
 }
 
-/** Validates the form's text; returns the payload or the message of each bad field. */
+/** Validates the form's text; returns the payload or the message of each bad field (in the language shown). */
 export function validateNewAnimal(
   name: string,
   categoryId: string,
@@ -58,19 +62,21 @@ export type AddedMessage = { text: string; tone: 'ok' | 'warn' };
 /** What the form says of an animal it added, from its outbox entry now; null once there is nothing to say. */
 export function addedMessage(name: string, found: EntryLookup): AddedMessage | null {
   if (found.kind === 'gone') return null;
-  const waiting: AddedMessage = { text: `${name} is saved on this device and waiting to send.`, tone: 'ok' };
+  const waiting: AddedMessage = { text: t('add.waiting', { name }), tone: 'ok' };
   if (found.kind === 'pending') return waiting;
   const { entry } = found;
   switch (entry.state) {
     case 'queued':
     case 'sending':
       return waiting;
-    case 'sent':
-      return { text: `${name} was sent (ID ${entry.serverId ?? 'unknown'}).`, tone: 'ok' };
+    case 'sent': {
+      const id = entry.serverId ?? null;
+      return { text: id === null ? t('add.sentNoId', { name }) : t('add.sent', { name, id }), tone: 'ok' };
+    }
     case 'needs_attention':
-      return { text: `${name} was not accepted by the service: see “Needs attention” above.`, tone: 'warn' };
+      return { text: t('add.needsAttention', { name }), tone: 'warn' };
     case 'check_needed':
-      return { text: `${name} needs a check before it is sent: see “Check needed” above.`, tone: 'warn' };
+      return { text: t('add.checkNeeded', { name }), tone: 'warn' };
   }
 }
 
@@ -80,7 +86,15 @@ export class AddAnimalFormStore {
   name = $state('');
   categoryId = $state('');
   status = $state<AnimalStatus | ''>('');
-  errors = $state<FieldErrors>({});
+  /** The text last checked and found wrong (the messages are said from it, in the language shown). */
+  #checked = $state<{ name: string; categoryId: string; status: AnimalStatus | '' } | null>(null);
+  /** The message of each bad field, once staff submitted; cleared as they fix them. */
+  readonly errors: FieldErrors = $derived.by(() => {
+    const checked = this.#checked;
+    if (!checked) return {};
+    const result = validateNewAnimal(checked.name, checked.categoryId, checked.status);
+    return result.ok ? {} : result.errors;
+  });
   submitting = $state(false);
   /** The animal added last, followed through the outbox. */
   added = $state<{ name: string; localId: string | null } | null>(null);
@@ -91,7 +105,8 @@ export class AddAnimalFormStore {
     const found = added.localId && this.hooks.entryOf ? this.hooks.entryOf(added.localId) : null;
     return addedMessage(added.name, found ?? { kind: 'pending' });
   });
-  failure = $state<string | null>(null);
+  // Kept as how to say it, so it follows the language shown.
+  #failure = $state<(() => string) | null>(null);
   /** Counts resets, so the view can move focus back to Name. */
   resets = $state(0);
   /** Asked before saving an animal that looks already saved: staff add it anyway or not. */
@@ -112,11 +127,15 @@ export class AddAnimalFormStore {
     }
   }
 
+  /** Why the last submit could not save the animal ("Not saved: …"). */
+  get failure(): string | null {
+    return this.#failure?.() ?? null;
+  }
+
   /** Re-validates after the first submit attempt, so messages clear as staff fix them. */
   revalidate(): void {
     if (!this.#touched) return;
-    const result = validateNewAnimal(this.name, this.#categoryText(), this.status);
-    this.errors = result.ok ? {} : result.errors;
+    const result = this.#validate();
     // Another animal now: the question was about the one before.
     if (this.#askedKey !== null && (!result.ok || animalKey(result.animal) !== this.#askedKey)) this.dontAdd(false);
   }
@@ -128,6 +147,14 @@ export class AddAnimalFormStore {
     if (clear) this.#clear();
   }
 
+  /** Checks the fields as they are now; what is wrong is shown (`errors`). */
+  #validate(): ReturnType<typeof validateNewAnimal> {
+    const checked = { name: this.name, categoryId: this.#categoryText(), status: this.status };
+    const result = validateNewAnimal(checked.name, checked.categoryId, checked.status);
+    this.#checked = result.ok ? null : checked;
+    return result;
+  }
+
   /** A known category name typed in the field stands for its id. */
   #categoryText(): string {
     return this.hooks.categoryIdOf?.(this.categoryId) ?? this.categoryId;
@@ -136,13 +163,9 @@ export class AddAnimalFormStore {
   async submit(): Promise<boolean> {
     if (this.submitting) return false;
     this.#touched = true;
-    this.failure = null;
-    const result = validateNewAnimal(this.name, this.#categoryText(), this.status);
-    if (!result.ok) {
-      this.errors = result.errors;
-      return false;
-    }
-    this.errors = {};
+    this.#failure = null;
+    const result = this.#validate();
+    if (!result.ok) return false;
     this.submitting = true;
     const key = animalKey(result.animal);
     if (this.hooks.duplicateQuestion && this.#askedKey !== key) {
@@ -158,7 +181,8 @@ export class AddAnimalFormStore {
     const saved = await this.enqueue(result.animal);
     this.submitting = false;
     if (!saved.ok) {
-      this.failure = `Not saved: ${saved.message}`;
+      const reason = saved.message;
+      this.#failure = () => t('add.notSaved', { reason });
       return false;
     }
     this.added = { name: result.animal.name, localId: saved.localId ?? null };
@@ -172,7 +196,7 @@ export class AddAnimalFormStore {
     this.name = '';
     this.categoryId = '';
     this.status = '';
-    this.errors = {};
+    this.#checked = null;
     this.#touched = false;
     this.resets += 1;
   }

@@ -4,6 +4,7 @@
  * shared file: export it, choose one, see what it would change, then use it or not.
  */
 import { liveQuery, type Subscription } from 'dexie';
+import { t } from '../i18n';
 import {
   type Category,
   CATEGORY_FILE_MAX_BYTES,
@@ -33,15 +34,24 @@ export class CategoriesStore {
   error = $state<string | null>(null);
   /** A chosen file, read and checked, waiting for staff to use it or not. */
   pending = $state.raw<PendingFile | null>(null);
-  /** Why the chosen file cannot be used (nothing was changed). */
-  fileProblem = $state<string | null>(null);
-  /** What the last action did ("Category names replaced: 2 added, 1 renamed."). */
-  notice = $state<string | null>(null);
+  // The sentences are kept as how to say them, so they follow the language shown.
+  #fileProblem = $state<(() => string) | null>(null);
+  #notice = $state<(() => string) | null>(null);
   readonly #table: CategoryTable;
   #subscription: Subscription | null = null;
 
   constructor(private readonly db: ProfileDb) {
     this.#table = new CategoryTable(db);
+  }
+
+  /** Why the chosen file cannot be used (nothing was changed). */
+  get fileProblem(): string | null {
+    return this.#fileProblem?.() ?? null;
+  }
+
+  /** What the last action did ("Category 3 is now called “Birds”."). */
+  get notice(): string | null {
+    return this.#notice?.() ?? null;
   }
 
   get categories(): readonly Category[] {
@@ -70,7 +80,7 @@ export class CategoriesStore {
   async save(idText: string, label: string): Promise<string | null> {
     try {
       const saved = await this.#table.set(idText, label);
-      this.notice = `Category ${saved.id} is now called “${saved.label}”.`;
+      this.#notice = () => t('categories.savedNotice', { id: saved.id, label: saved.label });
       return null;
     } catch (error) {
       return message(error);
@@ -79,7 +89,7 @@ export class CategoriesStore {
 
   async remove(category: Category): Promise<void> {
     await this.#table.remove(category.id);
-    this.notice = `The name “${category.label}” of category ${category.id} was removed.`;
+    this.#notice = () => t('categories.removedNotice', { id: category.id, label: category.label });
   }
 
   /** The shared file's text (the current table). */
@@ -90,22 +100,24 @@ export class CategoriesStore {
   /** Reads a chosen file; a bad one gets a message and changes nothing. */
   async choose(file: File): Promise<void> {
     this.pending = null;
-    this.notice = null;
-    this.fileProblem = null;
+    this.#notice = null;
+    this.#fileProblem = null;
+    const fileName = file.name;
     if (file.size > CATEGORY_FILE_MAX_BYTES) {
-      this.fileProblem = `${file.name} is too large to be a category file (at most 256 KB). Nothing was changed.`;
+      this.#fileProblem = () => t('categories.fileTooLarge', { fileName });
       return;
     }
     let text: string;
     try {
       text = new TextDecoder('utf-8', { fatal: true }).decode(await file.arrayBuffer());
     } catch {
-      this.fileProblem = `${file.name} could not be read as text. Nothing was changed.`;
+      this.#fileProblem = () => t('categories.fileNotText', { fileName });
       return;
     }
     const parsed = parseCategoryFile(text);
     if (!parsed.ok) {
-      this.fileProblem = `${parsed.message} Nothing was changed.`;
+      const problem = parsed.message;
+      this.#fileProblem = () => t('categories.fileProblem', { problem });
       return;
     }
     this.pending = {
@@ -122,12 +134,19 @@ export class CategoriesStore {
     try {
       await this.#table.replaceAll(pending.categories);
     } catch (error) {
-      this.fileProblem = `${message(error)} Nothing was changed.`;
+      const problem = message(error);
+      this.#fileProblem = () => t('categories.fileProblem', { problem });
       return;
     }
     this.pending = null;
     const { added, renamed, removed } = pending.changes;
-    this.notice = `Category names from ${pending.fileName} are in use: ${added.length} added, ${renamed.length} renamed, ${removed.length} removed.`;
+    this.#notice = () =>
+      t('categories.inUse', {
+        fileName: pending.fileName,
+        added: added.length,
+        renamed: renamed.length,
+        removed: removed.length,
+      });
   }
 
   cancelPending(): void {

@@ -4,12 +4,13 @@
  * would be afterwards (one name per id, no name used by two ids), inside the transaction, so two
  * windows editing at once cannot leave it inconsistent.
  */
+import { t } from '../i18n';
 import { Category, type Category as CategoryType, sortCategories, tableProblems } from '../shared/categories';
 import { type Clock, systemClock } from '../shared/clock';
 import { canonicalInt64 } from '../shared/int64';
 import type { CategoryRow, ProfileDb } from '../storage';
 
-/** A write the table refused; `message` says why in staff's words. */
+/** A write the table refused; `message` says why in staff's words (the language shown when it was refused). */
 export class CategoryError extends Error {
   override name = 'CategoryError';
 }
@@ -32,16 +33,18 @@ export class CategoryTable {
       const issue = parsed.error.issues[0];
       throw new CategoryError(
         issue?.path[0] === 'id'
-          ? 'The category ID must be a whole number, such as 3.'
-          : `The name cannot be used: ${issue?.message ?? 'it is not valid'}.`,
+          ? t('categories.idNotWhole')
+          : issue
+            ? t('categories.nameUnusable', { reason: issue.message })
+            : t('categories.nameInvalid'),
       );
     }
     const category = parsed.data;
     const db = this.db;
     await db.transaction('rw', db.categories, async () => {
       const others = (await this.all()).filter((other) => other.id !== category.id);
-      const problems = tableProblems([...others, category]);
-      if (problems.length > 0) throw new CategoryError(`Not saved: ${problems[0]}.`);
+      const [problem] = tableProblems([...others, category]);
+      if (problem !== undefined) throw new CategoryError(t('categories.notSaved', { problem }));
       await db.categories.put({ ...category, updatedAt: this.clock.now() });
     });
     return category;
@@ -53,8 +56,8 @@ export class CategoryTable {
 
   /** Replaces the whole table (a shared file staff confirmed), in one transaction. */
   async replaceAll(categories: readonly CategoryType[]): Promise<void> {
-    const problems = tableProblems(categories);
-    if (problems.length > 0) throw new CategoryError(`Not used: ${problems[0]}.`);
+    const [problem] = tableProblems(categories);
+    if (problem !== undefined) throw new CategoryError(t('categories.notUsed', { problem }));
     const now = this.clock.now();
     const db = this.db;
     await db.transaction('rw', db.categories, async () => {

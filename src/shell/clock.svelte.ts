@@ -1,3 +1,5 @@
+import { formatTime as formatInLanguage, t } from '../i18n';
+
 /** A `now` that ticks once a second, for countdowns and "updated HH:MM" labels. */
 export class ClockStore {
   now = $state(Date.now());
@@ -19,15 +21,15 @@ export class ClockStore {
   }
 }
 
-/** HH:MM in local time. */
+/** The time of day a time is shown with: hours and minutes, 24-hour, local time ("14:05"). */
+const TIME_OF_DAY: Intl.DateTimeFormatOptions = { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' };
+
+/** HH:MM in local time, as the language shown writes it (Intl; redrawn when the language changes). */
 export function formatTime(epochMs: number): string {
-  // A one-off value for formatting, not reactive state.
-  // eslint-disable-next-line svelte/prefer-svelte-reactivity
-  const date = new Date(epochMs);
-  return `${String(date.getHours()).padStart(2, '0')}:${String(date.getMinutes()).padStart(2, '0')}`;
+  return formatInLanguage(epochMs, TIME_OF_DAY);
 }
 
-/** A duration as "1 min 05 s" / "42 s" / "3 h 02 min". */
+/** A duration as "1 min 05 s" / "42 s" / "3 h 02 min" (unit symbols, written alike in English and Spanish). */
 export function formatDuration(ms: number): string {
   const total = Math.max(0, Math.ceil(ms / 1000));
   const hours = Math.floor(total / 3600);
@@ -46,6 +48,6 @@ export function formatDuration(ms: number): string {
 export function formatReset(ms: number): string {
   const seconds = Math.max(0, Math.ceil(ms / 1000));
   if (seconds <= 60) return `${seconds} s`;
-  if (seconds < 3600) return `about ${Math.round(seconds / 60)} min`;
+  if (seconds < 3600) return t('shell.resetAbout', { minutes: Math.round(seconds / 60) });
   return formatDuration(ms);
 }

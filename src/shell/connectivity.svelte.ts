@@ -4,14 +4,34 @@
  * failure of every call, whoever made it. Until one arrives after this window opened, the
  * state is `unknown` ("not checked yet"): nothing from before a reload is taken for true now.
  */
+import { t } from '../i18n';
 import type { AdoptionApi } from '../shared/client';
 
 export type Reachability = 'unknown' | 'online' | 'offline';
 
-export const REACHABILITY_TEXT: Record<Reachability, string> = {
-  unknown: 'Not checked yet',
-  online: 'Online',
-  offline: 'Offline',
+/** Whether a service is reachable, in the language shown ("Online" / "Conectado"). */
+export function reachabilityText(reach: Reachability): string {
+  switch (reach) {
+    case 'unknown':
+      return t('shell.reachUnknown');
+    case 'online':
+      return t('shell.reachOnline');
+    case 'offline':
+      return t('shell.reachOffline');
+  }
+}
+
+/** The same as a record, each read in the language shown (kept for its readers: prefer `reachabilityText`). */
+export const REACHABILITY_TEXT: Readonly<Record<Reachability, string>> = {
+  get unknown() {
+    return reachabilityText('unknown');
+  },
+  get online() {
+    return reachabilityText('online');
+  },
+  get offline() {
+    return reachabilityText('offline');
+  },
 };
 
 export class ConnectivityStore {

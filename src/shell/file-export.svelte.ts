@@ -4,6 +4,7 @@
  * host as a download (a Blob and `<a download>`; the host's CSP allows it as it is: a download is
  * no fetch, script or frame, so no directive is loosened). Says what happened in `message`.
  */
+import { t } from '../i18n';
 import type { AdoptionApi } from '../shared/client';
 
 /** How long a download's object URL is kept before it is let go (the browser has read it by then). */
@@ -11,36 +12,59 @@ const REVOKE_AFTER_MS = 60_000;
 
 export class FileExportStore {
   busy = $state(false);
-  message = $state<string | null>(null);
   failed = $state(false);
+  // Kept as how to say it, so it follows the language shown.
+  #message = $state<(() => string) | null>(null);
 
   constructor(
     private readonly api: AdoptionApi,
     private readonly doc: Document = document,
   ) {}
 
-  /** Offers `text` as the file `suggestedName` (`.csv` or `.json`); `what` says what it holds ("40 animals"). */
-  async save(suggestedName: string, text: string, what: string): Promise<boolean> {
+  /** What the last export did, in the language shown. */
+  get message(): string | null {
+    return this.#message?.() ?? null;
+  }
+
+  /** A fixed text instead (it does not follow a change of language: prefer `addNote`). */
+  set message(text: string | null) {
+    this.#message = text === null ? null : () => text;
+  }
+
+  /** Adds a sentence after what the last export did ("The 2 waiting to send are not in it: …"). */
+  addNote(note: () => string): void {
+    const said = this.#message;
+    if (said) this.#message = () => `${said()} ${note()}`;
+  }
+
+  /**
+   * Offers `text` as the file `suggestedName` (`.csv` or `.json`); `what` says what it holds
+   * ("40 animals"), in the language shown: a function of it (`() => t(…)`) follows a change of language.
+   */
+  async save(suggestedName: string, text: string, what: string | (() => string)): Promise<boolean> {
     if (this.busy) return false;
     this.busy = true;
-    this.message = null;
+    this.#message = null;
     this.failed = false;
+    const holds = () => capitalise(typeof what === 'string' ? what : what());
     try {
       const desktop = this.api.desktop;
       if (!desktop) {
         this.#download(suggestedName, text);
-        this.message = `${capitalise(what)} exported as ${suggestedName} (in your browser's downloads).`;
+        this.#message = () => t('shell.exportDownloaded', { what: holds(), fileName: suggestedName });
         return true;
       }
       const result = await desktop.saveFile({ suggestedName, text });
       if (!result.ok) {
         this.failed = true;
-        this.message = `Not exported: ${result.error.message}`;
+        const { message } = result.error;
+        this.#message = () => t('shell.exportFailed', { reason: message });
         return false;
       }
-      this.message = result.data.saved
-        ? `${capitalise(what)} saved as ${result.data.fileName ?? suggestedName}.`
-        : 'Not exported: the save was cancelled.';
+      const fileName = result.data.fileName ?? suggestedName;
+      this.#message = result.data.saved
+        ? () => t('shell.exportSaved', { what: holds(), fileName })
+        : () => t('shell.exportCancelled');
       return result.data.saved;
     } finally {
       this.busy = false;

@@ -4,11 +4,11 @@
  * context through which screens read them. No screens here: every feature may use the shell.
  */
 export { ClockStore, formatDuration, formatReset, formatTime } from './clock.svelte';
-export { ConnectivityStore, REACHABILITY_TEXT, type Reachability } from './connectivity.svelte';
+export { ConnectivityStore, REACHABILITY_TEXT, type Reachability, reachabilityText } from './connectivity.svelte';
 export { getAppContext, setAppContext, type AppContext } from './context';
 export { FileExportStore } from './file-export.svelte';
 export { KeysStore } from './keys.svelte';
 export { HREF, NavigationStore, type Route } from './navigation.svelte';
-export { KIND_LABEL, ProfilesStore } from './profiles.svelte';
+export { kindBadge, kindLabel, ProfilesStore } from './profiles.svelte';
 export { ProxyLoginsStore } from './proxy-logins.svelte';
 export { describeUpdate, UpdatesStore, updateNotice } from './updates.svelte';

@@ -4,6 +4,7 @@
  * is the core's (electron/core/keys/key-status.ts): this store reads its `key` events and the
  * `keyStatus` channel, and the key prompt, the indicator and Keys and profiles all read it here.
  */
+import { t } from '../i18n';
 import { ApiKey, type KeyState } from '../shared/api';
 import type { AdoptionApi } from '../shared/client';
 import { describeIssues } from '../shared/errors';
@@ -15,8 +16,9 @@ type Known = { state: KeyState; at: number };
 export class KeysStore {
   byProfile = $state<Record<string, Known>>({});
   busy = $state(false);
-  message = $state<string | null>(null);
-  error = $state<string | null>(null);
+  // The sentences are kept as how to say them, so they follow the language shown.
+  #message = $state<(() => string) | null>(null);
+  #error = $state<(() => string) | null>(null);
   lastTest = $state<KeyTest | null>(null);
   /** The profile the message, error and test result are about. */
   about = $state<string | null>(null);
@@ -43,6 +45,16 @@ export class KeysStore {
   destroy(): void {
     this.#unsubscribe?.();
     this.#unsubscribe = null;
+  }
+
+  /** What the last action did ("Key saved."), in the language shown. */
+  get message(): string | null {
+    return this.#message?.() ?? null;
+  }
+
+  /** Why the last action failed, in the language shown. */
+  get error(): string | null {
+    return this.#error?.() ?? null;
   }
 
   /** The key state, null until known. */
@@ -72,7 +84,8 @@ export class KeysStore {
     const events = this.#events;
     const result = await this.api.keyStatus({ profileId });
     if (!result.ok) {
-      this.error = result.error.message;
+      const { message } = result.error;
+      this.#error = () => message;
       return;
     }
     const known = this.byProfile[profileId];
@@ -86,7 +99,8 @@ export class KeysStore {
     this.#reset(profileId);
     const parsed = ApiKey.safeParse(key);
     if (!parsed.success) {
-      this.error = `Key not saved: ${describeIssues(parsed.error.issues, { paths: false, max: 1 }) || 'it is not a valid key'}.`;
+      const reason = describeIssues(parsed.error.issues, { paths: false, max: 1 });
+      this.#error = () => (reason ? t('shell.keyInvalid', { reason }) : t('shell.keyInvalidUnknown'));
       return false;
     }
     this.busy = true;
@@ -94,12 +108,13 @@ export class KeysStore {
     const result = await this.api.setKey({ profileId, key: parsed.data });
     this.busy = false;
     if (!result.ok) {
-      this.error = `Key not saved: ${result.error.message}`;
+      const { message } = result.error;
+      this.#error = () => t('shell.keyNotSaved', { reason: message });
       return false;
     }
     // The core says so too (its `key` event); until it is here, or if it already said more, it wins.
     if (events === this.#events) this.#apply(profileId, { state: 'saved', at: this.byProfile[profileId]?.at ?? 0 });
-    this.message = 'Key saved.';
+    this.#message = () => t('shell.keySaved');
     this.onSaved(profileId);
     return true;
   }
@@ -111,11 +126,12 @@ export class KeysStore {
     const result = await this.api.clearKey({ profileId });
     this.busy = false;
     if (!result.ok) {
-      this.error = `Key not removed: ${result.error.message}`;
+      const { message } = result.error;
+      this.#error = () => t('shell.keyNotRemoved', { reason: message });
       return;
     }
     if (events === this.#events) this.#apply(profileId, { state: 'none', at: this.byProfile[profileId]?.at ?? 0 });
-    this.message = 'Key removed.';
+    this.#message = () => t('shell.keyRemoved');
   }
 
   async test(profileId: string): Promise<void> {
@@ -134,8 +150,8 @@ export class KeysStore {
 
   #reset(profileId: string): void {
     this.about = profileId;
-    this.message = null;
-    this.error = null;
+    this.#message = null;
+    this.#error = null;
     this.lastTest = null;
   }
 }

@@ -2,6 +2,7 @@
  * The service profiles and which one is active. In localStorage (profile ids only; never a
  * key): the profile staff chose, and the profile last shown, which start-up assumes.
  */
+import { t } from '../i18n';
 import type { AdoptionApi } from '../shared/client';
 import type { Profile, ProfileInput, ProfileList } from '../shared/profile';
 
@@ -10,12 +11,11 @@ export const ACTIVE_PROFILE_KEY = 'adoption-desk.active-profile';
 /** The profile shown last, chosen or picked: only a start-up hint, it picks nothing. */
 export const SHOWN_PROFILE_KEY = 'adoption-desk.shown-profile';
 
-export const KIND_LABEL: Record<Profile['kind'], string> = {
-  production: 'PRODUCTION',
-  staging: 'STAGING',
-  demo: 'LOCAL DEMO',
-  custom: 'CUSTOM',
-};
+/** A profile's kind as the band shows it, in capitals ("PRODUCTION" / "PRODUCCIÓN"). */
+export const kindBadge = (kind: Profile['kind']): string => t('shell.kindBadge', { kind });
+
+/** A profile's kind in a sentence ("production" / "producción"). The profile's name is data, never translated. */
+export const kindLabel = (kind: Profile['kind']): string => t('shell.kind', { kind });
 
 export class ProfilesStore {
   profiles = $state<Profile[]>([]);

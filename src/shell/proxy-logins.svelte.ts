@@ -3,6 +3,7 @@
  * proxies have one (user names only: a password is never read back from the keychain) and which
  * asked for one (a 407 this run). Saving one lets every profile's queue go on at once.
  */
+import { t } from '../i18n';
 import type { ChannelOutput } from '../shared/api';
 import type { AdoptionApi } from '../shared/client';
 
@@ -12,18 +13,30 @@ export class ProxyLoginsStore {
   logins = $state.raw<Logins['logins']>([]);
   asked = $state.raw<string[]>([]);
   busy = $state(false);
-  message = $state<string | null>(null);
-  error = $state<string | null>(null);
+  // The sentences are kept as how to say them, so they follow the language shown.
+  #message = $state<(() => string) | null>(null);
+  #error = $state<(() => string) | null>(null);
 
   constructor(
     private readonly api: Pick<AdoptionApi, 'proxyLogins' | 'setProxyLogin' | 'clearProxyLogin'>,
     private readonly onSaved: () => void = () => {},
   ) {}
 
+  /** What the last action did ("Proxy login saved for …"), in the language shown. */
+  get message(): string | null {
+    return this.#message?.() ?? null;
+  }
+
+  /** Why the last action or the list failed, in the language shown. */
+  get error(): string | null {
+    return this.#error?.() ?? null;
+  }
+
   async load(): Promise<void> {
     const result = await this.api.proxyLogins({});
     if (!result.ok) {
-      this.error = result.error.message;
+      const { message } = result.error;
+      this.#error = () => message;
       return;
     }
     this.logins = result.data.logins;
@@ -32,30 +45,33 @@ export class ProxyLoginsStore {
 
   /** Keeps the login in the keychain; true when saved (the password field is then emptied by the form). */
   async save(proxy: string, username: string, password: string): Promise<boolean> {
-    this.message = null;
-    this.error = null;
+    this.#message = null;
+    this.#error = null;
     this.busy = true;
     const result = await this.api.setProxyLogin({ proxy: proxy.trim(), username: username.trim(), password });
     this.busy = false;
     if (!result.ok) {
-      this.error = `Proxy login not saved: ${result.error.message}`;
+      const { message } = result.error;
+      this.#error = () => t('shell.proxyNotSaved', { reason: message });
       return false;
     }
-    this.message = `Proxy login saved for ${proxy.trim()}.`;
+    const saved = proxy.trim();
+    this.#message = () => t('shell.proxySaved', { proxy: saved });
     this.onSaved();
     await this.load();
     return true;
   }
 
   async remove(proxy: string): Promise<void> {
-    this.message = null;
-    this.error = null;
+    this.#message = null;
+    this.#error = null;
     const result = await this.api.clearProxyLogin({ proxy });
     if (!result.ok) {
-      this.error = `Proxy login not removed: ${result.error.message}`;
+      const { message } = result.error;
+      this.#error = () => t('shell.proxyNotRemoved', { reason: message });
       return;
     }
-    this.message = `Proxy login removed for ${proxy}.`;
+    this.#message = () => t('shell.proxyRemoved', { proxy });
     await this.load();
   }
 }

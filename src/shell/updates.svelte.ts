@@ -3,39 +3,46 @@
  * start, then from its `update` events. `notice` is the one line staff see when an update is
  * ready; `describe` is the state in words (Diagnostics).
  */
+import { t } from '../i18n';
 import type { AdoptionApi } from '../shared/client';
 import type { UpdateStatus } from '../shared/updates';
 import { formatTime } from './clock.svelte';
-
-const animals = (count: number) => (count === 1 ? 'the waiting animal is' : `the ${count} waiting animals are`);
 
 /** The line staff see when an update is ready, or null. */
 export function updateNotice(status: UpdateStatus | null): string | null {
   if (status?.state !== 'ready') return null;
   return status.waiting > 0
-    ? `Update ready: it installs once ${animals(status.waiting)} sent.`
-    : `Update ready: version ${status.version} installs when you close Adoption Desk.`;
+    ? t('shell.updateReadyWaiting', { count: status.waiting })
+    : t('shell.updateReady', { version: status.version });
 }
 
 /** The state in words, for Diagnostics. */
 export function describeUpdate(status: UpdateStatus | null): string {
-  if (!status) return 'Not known yet.';
-  const next = (at: number | null) => (at === null ? '' : ` Next look at ${formatTime(at)}.`);
+  if (!status) return t('shell.updateUnknown');
   switch (status.state) {
     case 'off':
-      return `Off: ${status.reason}`;
+      return t('shell.updateOff', { reason: status.reason });
     case 'idle':
-      return status.lastCheck === null
-        ? `Not looked for yet.${next(status.nextCheck)}`
-        : `Up to date (looked at ${formatTime(status.lastCheck)}).${next(status.nextCheck)}`;
+      if (status.lastCheck === null) {
+        return status.nextCheck === null
+          ? t('shell.updateNotLooked')
+          : t('shell.updateNotLookedNext', { next: formatTime(status.nextCheck) });
+      }
+      return status.nextCheck === null
+        ? t('shell.updateUpToDate', { last: formatTime(status.lastCheck) })
+        : t('shell.updateUpToDateNext', { last: formatTime(status.lastCheck), next: formatTime(status.nextCheck) });
     case 'checking':
-      return 'Looking for an update…';
+      return t('shell.updateChecking');
     case 'downloading':
-      return `Downloading version ${status.version}${status.percent === null ? '' : ` (${status.percent} %)`}…`;
+      return status.percent === null
+        ? t('shell.updateDownloading', { version: status.version })
+        : t('shell.updateDownloadingPercent', { version: status.version, percent: status.percent });
     case 'ready':
       return updateNotice(status) ?? '';
     case 'failed':
-      return `The last look for an update failed: ${status.message}.${next(status.nextCheck)}`;
+      return status.nextCheck === null
+        ? t('shell.updateFailed', { reason: status.message })
+        : t('shell.updateFailedNext', { reason: status.message, next: formatTime(status.nextCheck) });
   }
 }
 

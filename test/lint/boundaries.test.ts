@@ -38,6 +38,12 @@ describe('layer boundaries', () => {
     ['src/shared/probe.ts', "import { z } from 'zod';\nexport const s = z.string();\n"],
     ['src/storage/probe.ts', "import * as z from 'zod/mini';\nexport const s = z.string();\n"],
     ['src/list/probe.svelte.ts', "import { z } from 'zod';\nexport const s = z.string();\n"],
+    // the window's t and formatters come from src/i18n (redrawn when the language changes)
+    ['src/list/probe.svelte.ts', "import { t } from '../shared/i18n';\nexport const s = t('app.loading');\n"],
+    [
+      'src/app/App.svelte',
+      '<script lang="ts">import { formatNumber } from \'../shared/i18n\';</script>{formatNumber(1)}\n',
+    ],
     // electron/main: Electron wiring, nothing of the renderer or the DOM
     ['electron/main/probe.ts', "import Dexie from 'dexie';\nexport const d = Dexie;\n"],
     ['electron/main/probe.ts', "import { openProfileDb } from '../../src/storage';\nexport const o = openProfileDb;\n"],

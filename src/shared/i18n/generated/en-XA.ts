@@ -6,6 +6,40 @@ const plural = pluralAny as (...args: Parameters<typeof pluralAny>) => string;
 const select = selectAny as (...args: Parameters<typeof selectAny>) => string;
 
 const messages: Messages = {
+  'add.addAnother': () => '⟦Åđđ åñöţĥéŕ~~~~⟧',
+  'add.backToList': () => '⟦Ɓåçķ ţö ţĥé ļîšţ~~~~~~⟧',
+  'add.categoryHint': () => '⟦(å ŵĥöļé ñûɱƀéŕ)~~~~~⟧',
+  'add.categoryHintNames': () => '⟦(å ŵĥöļé ñûɱƀéŕ, öŕ ţýþé å çåţéĝöŕý ñåɱé)~~~~~~~~~~~~~⟧',
+  'add.categoryKnownId': (d) => '⟦ÎĐ~ ' + d.id + '⟧',
+  'add.categoryLabel': () => '⟦Çåţéĝöŕý ÎĐ~~~~⟧',
+  'add.categoryNotWhole': () => '⟦Çåţéĝöŕý ÎĐ ɱûšţ ƀé å ŵĥöļé ñûɱƀéŕ, šûçĥ åš 3.~~~~~~~~~~~~~~⟧',
+  'add.categoryRequired': () => '⟦Çåţéĝöŕý ÎĐ îš ŕéǫûîŕéđ.~~~~~~~~⟧',
+  'add.categoryTooLarge': () => '⟦Çåţéĝöŕý ÎĐ îš ţöö ļåŕĝé: îţ ɱûšţ ƒîţ å 64-ƀîţ ŵĥöļé ñûɱƀéŕ.~~~~~~~~~~~~~~~~~~⟧',
+  'add.checkNeeded': (d) =>
+    '⟦' + d.name + ' ñééđš å çĥéçķ ƀéƒöŕé îţ îš šéñţ: šéé “Çĥéçķ ñééđéđ” åƀöṽé.~~~~~~~~~~~~~~~~~~⟧',
+  'add.dontAdd': () => "⟦Đöñ'ţ åđđ~~~⟧",
+  'add.enterHint': () => '⟦Éñţéŕ åđđš îţ; ţĥé ƒöŕɱ çļéåŕš ƒöŕ ţĥé ñéẋţ öñé.~~~~~~~~~~~~~~~⟧',
+  'add.importLink': () => '⟦Îɱþöŕţ ţĥéɱ ƒŕöɱ å šþŕéåđšĥééţ~~~~~~~~~~~⟧',
+  'add.intro': () =>
+    '⟦Éåçĥ åñîɱåļ îš šåṽéđ öñ ţĥîš đéṽîçé ƒîŕšţ, ţĥéñ šéñţ ţö ţĥé šéŕṽîçé (ŕîĝĥţ åŵåý ŵĥéñ öñļîñé). Ṁåñý åţ öñçé?~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~⟧',
+  'add.nameLabel': () => '⟦Ñåɱé~~⟧',
+  'add.nameRequired': () => '⟦Ñåɱé îš ŕéǫûîŕéđ.~~~~~~⟧',
+  'add.nameTooLong': (d) => '⟦Ñåɱé ɱûšţ ƀé åţ ɱöšţ~~~~~~~ ' + number('en', d.max, 0) + ' çĥåŕåçţéŕš.~~~~⟧',
+  'add.needsAttention': (d) =>
+    '⟦' + d.name + ' ŵåš ñöţ åççéþţéđ ƀý ţĥé šéŕṽîçé: šéé “Ñééđš åţţéñţîöñ” åƀöṽé.~~~~~~~~~~~~~~~~~~~~⟧',
+  'add.notSaved': (d) => '⟦Ñöţ šåṽéđ:~~~~ ' + d.reason + '⟧',
+  'add.optional': () => '⟦(öþţîöñåļ)~~~~⟧',
+  'add.required': () => '⟦(ŕéǫûîŕéđ)~~~~⟧',
+  'add.sent': (d) => '⟦' + d.name + ' ŵåš šéñţ (ÎĐ~~~~ ' + d.id + ').⟧',
+  'add.sentNoId': (d) => '⟦' + d.name + ' ŵåš šéñţ (ÎĐ ûñķñöŵñ).~~~~~~~⟧',
+  'add.statusInvalid': () =>
+    '⟦Šţåţûš ɱûšţ ƀé åṽåîļåƀļé, þéñđîñĝ öŕ šöļđ, öŕ ļéƒţ ţö ţĥé šéŕṽîçé.~~~~~~~~~~~~~~~~~~~~~⟧',
+  'add.statusLabel': () => '⟦Šţåţûš~~~⟧',
+  'add.statusServiceDecides': () => '⟦Ļéţ ţĥé šéŕṽîçé đéçîđé~~~~~~~~⟧',
+  'add.submit': () => '⟦Åđđ åñîɱåļ~~~~⟧',
+  'add.title': () => '⟦Åđđ åñ åñîɱåļ~~~~~⟧',
+  'add.waiting': (d) => '⟦' + d.name + ' îš šåṽéđ öñ ţĥîš đéṽîçé åñđ ŵåîţîñĝ ţö šéñđ.~~~~~~~~~~~~~~⟧',
+  'add.waitingTitle': (d) => '⟦Ŵåîţîñĝ ţö šéñđ (~~~~~~' + number('en', d.count, 0) + ')⟧',
   'app.loading': () => '⟦Ļöåđîñĝ…~~~⟧',
   'app.navAdd': () => '⟦Åđđ åñîɱåļ~~~~⟧',
   'app.navAnimals': () => '⟦Åñîɱåļš~~~⟧',
@@ -20,6 +54,93 @@ const messages: Messages = {
   'app.notFoundTitle': () => '⟦Þåĝé ñöţ ƒöûñđ~~~~~⟧',
   'app.productName': () => '⟦Åđöþţîöñ Đéšķ~~~~~⟧',
   'app.profilesFailed': (d) => '⟦Çöûļđ ñöţ ļöåđ ţĥé þŕöƒîļéš:~~~~~~~~~~ ' + d.reason + '⟧',
+  'categories.empty': () => '⟦Ñö çåţéĝöŕý ĥåš å ñåɱé ýéţ.~~~~~~~~~⟧',
+  'categories.export': () => '⟦Éẋþöŕţ ñåɱéš ţö å ƒîļé~~~~~~~~⟧',
+  'categories.exportWhat': (d) =>
+    '⟦' +
+    plural(d.count, 0, en, {
+      one: number('en', d.count, 0) + ' çåţéĝöŕý ñåɱé~~~~~',
+      other: number('en', d.count, 0) + ' çåţéĝöŕý ñåɱéš~~~~~~',
+    }) +
+    '⟧',
+  'categories.fileNotText': (d) =>
+    '⟦' + d.fileName + ' çöûļđ ñöţ ƀé ŕéåđ åš ţéẋţ. Ñöţĥîñĝ ŵåš çĥåñĝéđ.~~~~~~~~~~~~~~~⟧',
+  'categories.fileProblem': (d) => '⟦' + d.problem + ' Ñöţĥîñĝ ŵåš çĥåñĝéđ.~~~~~~~⟧',
+  'categories.fileTooLarge': (d) =>
+    '⟦' +
+    d.fileName +
+    ' îš ţöö ļåŕĝé ţö ƀé å çåţéĝöŕý ƒîļé (åţ ɱöšţ 256 ĶƁ). Ñöţĥîñĝ ŵåš çĥåñĝéđ.~~~~~~~~~~~~~~~~~~~~~⟧',
+  'categories.formLabel': () => '⟦Ñåɱé å çåţéĝöŕý~~~~~~⟧',
+  'categories.idLabel': () => '⟦Çåţéĝöŕý ÎĐ~~~~⟧',
+  'categories.idNotWhole': () => '⟦Ţĥé çåţéĝöŕý ÎĐ ɱûšţ ƀé å ŵĥöļé ñûɱƀéŕ, šûçĥ åš 3.~~~~~~~~~~~~~~~⟧',
+  'categories.inUse': (d) =>
+    '⟦Çåţéĝöŕý ñåɱéš ƒŕöɱ~~~~~~~ ' +
+    d.fileName +
+    ' åŕé îñ ûšé:~~~~ ' +
+    number('en', d.added, 0) +
+    ' åđđéđ,~~ ' +
+    number('en', d.renamed, 0) +
+    ' ŕéñåɱéđ,~~~ ' +
+    number('en', d.removed, 0) +
+    ' ŕéɱöṽéđ.~~~⟧',
+  'categories.intro': (d) =>
+    '⟦Ţĥé šéŕṽîçé ķñöŵš çåţéĝöŕîéš öñļý ƀý ÎĐ. Ñåɱé ţĥéɱ ĥéŕé ƒöŕ~~~~~~~~~~~~~~~~~~~~ ' +
+    d.profile +
+    ': ţĥé ļîšţ, ţĥé đéţåîļ, ţĥé åđđ ƒöŕɱ åñđ îɱþöŕţš šĥöŵ åñđ åççéþţ ţĥé ñåɱéš. Šĥåŕé ţĥéɱ ŵîţĥ ţĥé öţĥéŕ ļåþţöþš åš å ƒîļé.~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~⟧',
+  'categories.keepCurrent': () => '⟦Ķééþ ţĥé çûŕŕéñţ ñåɱéš~~~~~~~~⟧',
+  'categories.nameInvalid': () => '⟦Ţĥé ñåɱé çåññöţ ƀé ûšéđ: îţ îš ñöţ ṽåļîđ.~~~~~~~~~~~~~⟧',
+  'categories.nameLabel': () => '⟦Çåţéĝöŕý ñåɱé~~~~~⟧',
+  'categories.nameUnusable': (d) => '⟦Ţĥé ñåɱé çåññöţ ƀé ûšéđ:~~~~~~~~ ' + d.reason + '.⟧',
+  'categories.notSaved': (d) => '⟦Ñöţ šåṽéđ:~~~~ ' + d.problem + '.⟧',
+  'categories.notUsed': (d) => '⟦Ñöţ ûšéđ:~~~ ' + d.problem + '.⟧',
+  'categories.pending': (d) =>
+    '⟦' +
+    d.fileName +
+    ' ĥåš~~ ' +
+    plural(d.count, 0, en, {
+      one: number('en', d.count, 0) + ' çåţéĝöŕý ñåɱé~~~~~',
+      other: number('en', d.count, 0) + ' çåţéĝöŕý ñåɱéš~~~~~~',
+    }) +
+    ". Ûšîñĝ îţ ŕéþļåçéš ţĥîš þŕöƒîļé'š ñåɱéš:~~~~~~~~~~~~~ " +
+    number('en', d.added, 0) +
+    ' åđđéđ,~~ ' +
+    number('en', d.renamed, 0) +
+    ' ŕéñåɱéđ,~~~ ' +
+    number('en', d.removed, 0) +
+    ' ŕéɱöṽéđ,~~~ ' +
+    number('en', d.unchanged, 0) +
+    ' ûñçĥåñĝéđ.~~~~⟧',
+  'categories.remove': (d) => '⟦Ŕéɱöṽé~~~ ' + d.label + '⟧',
+  'categories.removed': (d) => '⟦' + d.id + ': “' + d.label + '” îš ñöţ îñ ţĥé ƒîļé åñđ ĝöéš~~~~~~~~~⟧',
+  'categories.removedNotice': (d) => '⟦Ţĥé ñåɱé “~~~' + d.label + '” öƒ çåţéĝöŕý~~~~ ' + d.id + ' ŵåš ŕéɱöṽéđ.~~~~⟧',
+  'categories.rename': (d) => '⟦Ŕéñåɱé~~~ ' + d.label + '⟧',
+  'categories.renamed': (d) => '⟦' + d.id + ': “' + d.from + '” ƀéçöɱéš “~~~' + d.to + '”⟧',
+  'categories.save': () => '⟦Šåṽé ñåɱé~~~~⟧',
+  'categories.savedNotice': (d) => '⟦Çåţéĝöŕý~~~~ ' + d.id + ' îš ñöŵ çåļļéđ “~~~~~' + d.label + '”.⟧',
+  'categories.title': () => '⟦Çåţéĝöŕý ñåɱéš~~~~~~⟧',
+  'categories.useFile': () => '⟦Ûšé ñåɱéš ƒŕöɱ å ƒîļé…~~~~~~~⟧',
+  'categories.usePending': () => '⟦Ûšé ţĥéšé ñåɱéš~~~~~~⟧',
+  'detail.backToList': () => '⟦Ɓåçķ ţö ţĥé ļîšţ~~~~~~⟧',
+  'detail.category': () => '⟦Çåţéĝöŕý~~~~⟧',
+  'detail.checking': () => '⟦Çĥéçķîñĝ ŵîţĥ ţĥé šéŕṽîçé…~~~~~~~~~⟧',
+  'detail.confirmed': () => '⟦Ûþ ţö đåţé: ţĥé šéŕṽîçé çöñƒîŕɱéđ ţĥîš åñîɱåļ ĵûšţ ñöŵ.~~~~~~~~~~~~~~~~~~⟧',
+  'detail.confirmedAt': () => '⟦Ļåšţ çöñƒîŕɱéđ ƀý ţĥé šéŕṽîçé~~~~~~~~~~⟧',
+  'detail.gone': () =>
+    '⟦Ţĥé šéŕṽîçé ñö ļöñĝéŕ öƒƒéŕš ļööķîñĝ ûþ å šîñĝļé åñîɱåļ. Ţĥîš ṽîéŵ šĥöŵš ţĥé šåṽéđ åñđ ļîšţéđ đåţå îñšţéåđ; ñöţĥîñĝ îš ļöšţ.~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~⟧',
+  'detail.id': () => '⟦ÎĐ~⟧',
+  'detail.loading': (d) => '⟦Ļöåđîñĝ åñîɱåļ~~~~~~ ' + d.id + '…⟧',
+  'detail.name': () => '⟦Ñåɱé~~⟧',
+  'detail.notFound': (d) => '⟦Ţĥé šéŕṽîçé ĥåš ñö åñîɱåļ ŵîţĥ ÎĐ~~~~~~~~~~~ ' + d.id + '.⟧',
+  'detail.notFoundSaved': () =>
+    '⟦Ţĥé šéŕṽîçé ñö ļöñĝéŕ ķñöŵš ţĥîš åñîɱåļ; ţĥîš îš ţĥé ļåšţ šåṽéđ çöþý.~~~~~~~~~~~~~~~~~~~~~~⟧',
+  'detail.notOnDevice': (d) => '⟦Åñîɱåļ~~~ ' + d.id + ' îš ñöţ šåṽéđ öñ ţĥîš đéṽîçé.~~~~~~~~~⟧',
+  'detail.offline': () =>
+    '⟦Ţĥé šéŕṽîçé çöûļđ ñöţ ƀé ŕéåçĥéđ: šĥöŵîñĝ ŵĥåţ îš šåṽéđ öñ ţĥîš đéṽîçé.~~~~~~~~~~~~~~~~~~~~~~~⟧',
+  'detail.refresh': () => '⟦Ŕéƒŕéšĥ ƒŕöɱ ţĥé šéŕṽîçé~~~~~~~~~⟧',
+  'detail.refreshFailed': () => '⟦Çöûļđ ñöţ ŕéƒŕéšĥ:~~~~~~⟧',
+  'detail.shownCopy': (d) => '⟦Šĥöŵñ îš ţĥé çöþý ţĥé šéŕṽîçé ļåšţ çöñƒîŕɱéđ, åţ~~~~~~~~~~~~~~~~ ' + d.time + '.⟧',
+  'detail.status': () => '⟦Šţåţûš~~~⟧',
+  'detail.title': (d) => '⟦Åñîɱåļ~~~ ' + d.id + '⟧',
   'diagnostics.clipboardFailed': () =>
     '⟦Çöûļđ ñöţ ûšé ţĥé çļîþƀöåŕđ: šéļéçţ ţĥé ţéẋţ ƀéļöŵ åñđ çöþý îţ.~~~~~~~~~~~~~~~~~~~~⟧',
   'diagnostics.copied': (d) =>
@@ -115,6 +236,173 @@ const messages: Messages = {
   'orders.loading': () => '⟦Ļöåđîñĝ öŕđéŕš…~~~~~~⟧',
   'orders.refresh': () => '⟦Ŕéƒŕéšĥ~~~⟧',
   'orders.title': () => '⟦Šţöŕé öŕđéŕš (ŕéåđ-öñļý)~~~~~~~~⟧',
+  'profiles.addProfile': () => '⟦Åđđ þŕöƒîļé~~~~⟧',
+  'profiles.added': (d) =>
+    '⟦' + d.name + ' ŵåš åđđéđ åñđ îš ñöŵ šĥöŵñ. Šåṽé îţš ÅÞÎ ķéý îñ ţĥé ÅÞÎ ķéý çåŕđ.~~~~~~~~~~~~~~~~~~~~⟧',
+  'profiles.addressLabel': () => '⟦Šéŕṽîçé åđđŕéšš~~~~~~⟧',
+  'profiles.addressLocked': () => '⟦Šéţ ƀý ýöûŕ öŕĝåñîšåţîöñ. Åšķ ýöûŕ ÎŢ ţéåɱ ţö çĥåñĝé îţ.~~~~~~~~~~~~~~~~~~⟧',
+  'profiles.addressProblem': (d) => '⟦Åđđŕéšš~~~ ' + d.problem + '.⟧',
+  'profiles.addressTitle': () => '⟦Þŕöƒîļé åñđ åđđŕéšš~~~~~~~⟧',
+  'profiles.apiKey': () => '⟦ÅÞÎ ķéý~~~⟧',
+  'profiles.bandChoose': () => '⟦Çĥööšé å þŕöƒîļé~~~~~~⟧',
+  'profiles.bandNoProfile': () => '⟦ÑÖ ÞŔÖƑÎĻÉ~~~~⟧',
+  'profiles.colour': (d) =>
+    '⟦' +
+    select(d.color, {
+      red: 'ŕéđ~~',
+      amber: 'åɱƀéŕ~~',
+      green: 'ĝŕééñ~~',
+      blue: 'ƀļûé~~',
+      purple: 'þûŕþļé~~~',
+      grey: 'ĝŕéý~~',
+      other: d.color,
+    }) +
+    '⟧',
+  'profiles.colourLabel': () => '⟦Çöļöûŕ~~~⟧',
+  'profiles.editLabel': (d) => '⟦Éđîţ þŕöƒîļé~~~~~ ' + d.name + '⟧',
+  'profiles.keyAccepted': () => '⟦Ţĥé šéŕṽîçé åççéþţéđ ţĥé ķéý.~~~~~~~~~~⟧',
+  'profiles.keyHint': () =>
+    '⟦Ţĥé ķéý îš ķéþţ îñ ţĥé šýšţéɱ ķéýçĥåîñ. Îţ îš ñéṽéŕ šĥöŵñ åĝåîñ öñçé šåṽéđ.~~~~~~~~~~~~~~~~~~~~~~~~⟧',
+  'profiles.keyPlaceholder': () => '⟦Þåšţé ţĥé ķéý~~~~~⟧',
+  'profiles.keyPlaceholderReplace': () => '⟦Þåšţé å ñéŵ ķéý ţö ŕéþļåçé ţĥé šåṽéđ öñé~~~~~~~~~~~~~⟧',
+  'profiles.keySaved': () => '⟦Ķéý šåṽéđ~~~~⟧',
+  'profiles.nameLabel': () => '⟦Ñåɱé~~⟧',
+  'profiles.nameRequired': () => '⟦Ñåɱé îš ŕéǫûîŕéđ.~~~~~~⟧',
+  'profiles.newHint': () =>
+    '⟦Å šéŕṽîçé öƒ ýöûŕ öŵñ, ƀéšîđéš Þŕöđûçţîöñ, Šţåĝîñĝ åñđ Ļöçåļ đéɱö.~~~~~~~~~~~~~~~~~~~~~~⟧',
+  'profiles.newTitle': () => '⟦Ñéŵ þŕöƒîļé~~~~⟧',
+  'profiles.noKey': () => '⟦Ñö ķéý šåṽéđ~~~~⟧',
+  'profiles.originConfirm': () => '⟦Çĥåñĝé åđđŕéšš åñđ ŕéɱöṽé ţĥé ķéý~~~~~~~~~~~~⟧',
+  'profiles.originKeep': () => '⟦Ķééþ ţĥé çûŕŕéñţ åđđŕéšš~~~~~~~~~⟧',
+  'profiles.originText': (d) =>
+    '⟦' +
+    d.to +
+    ' îš åñöţĥéŕ šéŕṽéŕ ţĥåñ~~~~~~~~ ' +
+    d.from +
+    '. Ţĥé ÅÞÎ ķéý öƒ ţĥîš þŕöƒîļé îš ķéþţ ƒöŕ~~~~~~~~~~~~~ ' +
+    d.from +
+    ' öñļý, šö îţ ŵîļļ ƀé ŕéɱöṽéđ: ýöû ŵîļļ ñééđ ţĥé ķéý ƒöŕ ţĥé ñéŵ åđđŕéšš.~~~~~~~~~~~~~~~~~~~~~~⟧',
+  'profiles.originTitle': () => '⟦Çĥåñĝé ţĥé åđđŕéšš ţö åñöţĥéŕ šéŕṽéŕ?~~~~~~~~~~~~~⟧',
+  'profiles.profileName': () => '⟦Þŕöƒîļé ñåɱé~~~~~⟧',
+  'profiles.proxyAdd': () => '⟦Åđđ å þŕöẋý ļöĝîñ~~~~~~⟧',
+  'profiles.proxyAddress': () => '⟦Þŕöẋý (ĥöšţ:þöŕţ)~~~~~~⟧',
+  'profiles.proxyAsks': (d) => '⟦Ţĥé þŕöẋý åţ~~~~ ' + d.proxy + ' åšķš ƒöŕ å ļöĝîñ.~~~~~~⟧',
+  'profiles.proxyHint': () =>
+    "⟦Öñļý ŵĥéñ ýöûŕ öŕĝåñîšåţîöñ'š þŕöẋý åšķš ƒöŕ öñé. Îţ îš ķéþţ îñ ţĥé šýšţéɱ ķéýçĥåîñ åñđ ûšéđ ƒöŕ ţĥåţ þŕöẋý öñļý.~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~⟧",
+  'profiles.proxyPassword': () => '⟦Þåššŵöŕđ~~~~⟧',
+  'profiles.proxyRemove': () => '⟦Ŕéɱöṽé~~~⟧',
+  'profiles.proxySave': () => '⟦Šåṽé þŕöẋý ļöĝîñ~~~~~~⟧',
+  'profiles.proxySavedFor': (d) => '⟦' + d.proxy + ': ļöĝîñ šåṽéđ ƒöŕ~~~~~~ ' + d.user + '⟧',
+  'profiles.proxyTitle': () => '⟦Þŕöẋý ļöĝîñ~~~~⟧',
+  'profiles.proxyUser': () => '⟦Ûšéŕ ñåɱé~~~~⟧',
+  'profiles.removeConfirm': (d) => '⟦Ŕéɱöṽé~~~ ' + d.name + '⟧',
+  'profiles.removeConfirmUnsent': (d) =>
+    '⟦' +
+    plural(d.count, 0, en, {
+      one: 'Ŕéɱöṽé~~~ ' + d.name + ' åñđ îţš~~~ ' + number('en', d.count, 0) + ' ûñšéñţ åñîɱåļ~~~~~',
+      other: 'Ŕéɱöṽé~~~ ' + d.name + ' åñđ îţš~~~ ' + number('en', d.count, 0) + ' ûñšéñţ åñîɱåļš~~~~~~',
+    }) +
+    '⟧',
+  'profiles.removeKeep': () => '⟦Ķééþ ţĥé þŕöƒîļé~~~~~~⟧',
+  'profiles.removeKey': () => '⟦Ŕéɱöṽé ķéý~~~~⟧',
+  'profiles.removeNothingUnsent': (d) =>
+    '⟦Ñöţĥîñĝ éñţéŕéđ îñ~~~~~~~ ' +
+    d.name +
+    ' îš ŵåîţîñĝ ţö ƀé šéñţ. Ŕéɱöṽîñĝ ţĥé þŕöƒîļé đéļéţéš îţš šåṽéđ åñîɱåļš ƒŕöɱ ţĥîš çöɱþûţéŕ.~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~⟧',
+  'profiles.removeThis': () => '⟦Ŕéɱöṽé ţĥîš þŕöƒîļé~~~~~~~⟧',
+  'profiles.removeTitle': (d) => '⟦Ŕéɱöṽé~~~ ' + d.name + '?⟧',
+  'profiles.removeUnsent': (d) =>
+    '⟦' +
+    plural(d.count, 0, en, {
+      one: number('en', d.count, 0) + ' åñîɱåļ éñţéŕéđ îñ~~~~~~ ' + d.name + ' ĥåš ñöţ ƀééñ šéñţ.~~~~~~',
+      other: number('en', d.count, 0) + ' åñîɱåļš éñţéŕéđ îñ~~~~~~~ ' + d.name + ' ĥåṽé ñöţ ƀééñ šéñţ.~~~~~~',
+    }) +
+    '⟧',
+  'profiles.removeUnsentLost': (d) =>
+    '⟦' +
+    plural(d.count, 0, en, {
+      one: 'Ŕéɱöṽîñĝ ţĥé þŕöƒîļé đéļéţéš îţ ƒŕöɱ ţĥîš çöɱþûţéŕ ƒöŕ ĝööđ: ţĥéý çåñ ñéṽéŕ ƀé šéñţ.~~~~~~~~~~~~~~~~~~~~~~~~~~~~',
+      other:
+        'Ŕéɱöṽîñĝ ţĥé þŕöƒîļé đéļéţéš ţĥéɱ ƒŕöɱ ţĥîš çöɱþûţéŕ ƒöŕ ĝööđ: ţĥéý çåñ ñéṽéŕ ƀé šéñţ.~~~~~~~~~~~~~~~~~~~~~~~~~~~~',
+    }) +
+    '⟧',
+  'profiles.replaceKey': () => '⟦Ŕéþļåçé ţĥé ÅÞÎ ķéý~~~~~~~⟧',
+  'profiles.saveKey': () => '⟦Šåṽé ķéý~~~⟧',
+  'profiles.saveProfile': () => '⟦Šåṽé þŕöƒîļé~~~~~⟧',
+  'profiles.saved': () => '⟦Þŕöƒîļé šåṽéđ.~~~~~⟧',
+  'profiles.savedKeyRemoved': () =>
+    '⟦Þŕöƒîļé šåṽéđ. Ţĥé ÅÞÎ ķéý ŵåš ŕéɱöṽéđ: éñţéŕ ţĥé ķéý ƒöŕ ţĥé ñéŵ åđđŕéšš.~~~~~~~~~~~~~~~~~~~~~~~~⟧',
+  'profiles.settingsOf': (d) =>
+    '⟦Šéţţîñĝš öƒ~~~~ ' +
+    d.name +
+    ' (' +
+    d.kind +
+    '). Šŵîţçĥ þŕöƒîļé îñ ţĥé ţîţļé ƀåŕ ţö çĥåñĝé åñöţĥéŕ öñé.~~~~~~~~~~~~~~~~~~⟧',
+  'profiles.switchLabel': () => '⟦Þŕöƒîļé~~~⟧',
+  'profiles.testKey': () => '⟦Ţéšţ ķéý~~~⟧',
+  'profiles.title': () => '⟦Ķéýš åñđ þŕöƒîļéš~~~~~~⟧',
+  'shell.exportCancelled': () => '⟦Ñöţ éẋþöŕţéđ: ţĥé šåṽé ŵåš çåñçéļļéđ.~~~~~~~~~~~~⟧',
+  'shell.exportDownloaded': (d) =>
+    '⟦' + d.what + ' éẋþöŕţéđ åš~~~~ ' + d.fileName + " (îñ ýöûŕ ƀŕöŵšéŕ'š đöŵñļöåđš).~~~~~~~~~~⟧",
+  'shell.exportFailed': (d) => '⟦Ñöţ éẋþöŕţéđ:~~~~~ ' + d.reason + '⟧',
+  'shell.exportSaved': (d) => '⟦' + d.what + ' šåṽéđ åš~~~ ' + d.fileName + '.⟧',
+  'shell.keyInvalid': (d) => '⟦Ķéý ñöţ šåṽéđ:~~~~~ ' + d.reason + '.⟧',
+  'shell.keyInvalidUnknown': () => '⟦Ķéý ñöţ šåṽéđ: îţ îš ñöţ å ṽåļîđ ķéý.~~~~~~~~~~~⟧',
+  'shell.keyNotRemoved': (d) => '⟦Ķéý ñöţ ŕéɱöṽéđ:~~~~~~ ' + d.reason + '⟧',
+  'shell.keyNotSaved': (d) => '⟦Ķéý ñöţ šåṽéđ:~~~~~ ' + d.reason + '⟧',
+  'shell.keyRemoved': () => '⟦Ķéý ŕéɱöṽéđ.~~~~⟧',
+  'shell.keySaved': () => '⟦Ķéý šåṽéđ.~~~~⟧',
+  'shell.kind': (d) =>
+    '⟦' +
+    select(d.kind, {
+      production: 'þŕöđûçţîöñ~~~~',
+      staging: 'šţåĝîñĝ~~~',
+      demo: 'ļöçåļ đéɱö~~~~',
+      other: 'çûšţöɱ~~~',
+    }) +
+    '⟧',
+  'shell.kindBadge': (d) =>
+    '⟦' +
+    select(d.kind, {
+      production: 'ÞŔÖĐÛÇŢÎÖÑ~~~~',
+      staging: 'ŠŢÅĜÎÑĜ~~~',
+      demo: 'ĻÖÇÅĻ ĐÉṀÖ~~~~',
+      other: 'ÇÛŠŢÖṀ~~~',
+    }) +
+    '⟧',
+  'shell.proxyNotRemoved': (d) => '⟦Þŕöẋý ļöĝîñ ñöţ ŕéɱöṽéđ:~~~~~~~~ ' + d.reason + '⟧',
+  'shell.proxyNotSaved': (d) => '⟦Þŕöẋý ļöĝîñ ñöţ šåṽéđ:~~~~~~~~ ' + d.reason + '⟧',
+  'shell.proxyRemoved': (d) => '⟦Þŕöẋý ļöĝîñ ŕéɱöṽéđ ƒöŕ~~~~~~~~ ' + d.proxy + '.⟧',
+  'shell.proxySaved': (d) => '⟦Þŕöẋý ļöĝîñ šåṽéđ ƒöŕ~~~~~~~~ ' + d.proxy + '.⟧',
+  'shell.reachOffline': () => '⟦Öƒƒļîñé~~~⟧',
+  'shell.reachOnline': () => '⟦Öñļîñé~~~⟧',
+  'shell.reachUnknown': () => '⟦Ñöţ çĥéçķéđ ýéţ~~~~~~⟧',
+  'shell.resetAbout': (d) => '⟦åƀöûţ~~ ' + number('en', d.minutes, 0) + ' ɱîñ~~⟧',
+  'shell.updateChecking': () => '⟦Ļööķîñĝ ƒöŕ åñ ûþđåţé…~~~~~~~~⟧',
+  'shell.updateDownloading': (d) => '⟦Đöŵñļöåđîñĝ ṽéŕšîöñ~~~~~~~~ ' + d.version + '…⟧',
+  'shell.updateDownloadingPercent': (d) =>
+    '⟦Đöŵñļöåđîñĝ ṽéŕšîöñ~~~~~~~~ ' + d.version + ' (' + number('en', d.percent, 0) + ' %)…⟧',
+  'shell.updateFailed': (d) => '⟦Ţĥé ļåšţ ļööķ ƒöŕ åñ ûþđåţé ƒåîļéđ:~~~~~~~~~~~~ ' + d.reason + '.⟧',
+  'shell.updateFailedNext': (d) =>
+    '⟦Ţĥé ļåšţ ļööķ ƒöŕ åñ ûþđåţé ƒåîļéđ:~~~~~~~~~~~~ ' + d.reason + '. Ñéẋţ ļööķ åţ~~~~ ' + d.next + '.⟧',
+  'shell.updateNotLooked': () => '⟦Ñöţ ļööķéđ ƒöŕ ýéţ.~~~~~~⟧',
+  'shell.updateNotLookedNext': (d) => '⟦Ñöţ ļööķéđ ƒöŕ ýéţ. Ñéẋţ ļööķ åţ~~~~~~~~~~ ' + d.next + '.⟧',
+  'shell.updateOff': (d) => '⟦Öƒƒ:~~ ' + d.reason + '⟧',
+  'shell.updateReady': (d) =>
+    '⟦Ûþđåţé ŕéåđý: ṽéŕšîöñ~~~~~~~~ ' + d.version + ' îñšţåļļš ŵĥéñ ýöû çļöšé Åđöþţîöñ Đéšķ.~~~~~~~~~~~~~⟧',
+  'shell.updateReadyWaiting': (d) =>
+    '⟦' +
+    plural(d.count, 0, en, {
+      one: 'Ûþđåţé ŕéåđý: îţ îñšţåļļš öñçé ţĥé ŵåîţîñĝ åñîɱåļ îš šéñţ.~~~~~~~~~~~~~~~~~~~',
+      other:
+        'Ûþđåţé ŕéåđý: îţ îñšţåļļš öñçé ţĥé~~~~~~~~~~~~ ' +
+        number('en', d.count, 0) +
+        ' ŵåîţîñĝ åñîɱåļš åŕé šéñţ.~~~~~~~~~',
+    }) +
+    '⟧',
+  'shell.updateUnknown': () => '⟦Ñöţ ķñöŵñ ýéţ.~~~~~⟧',
+  'shell.updateUpToDate': (d) => '⟦Ûþ ţö đåţé (ļööķéđ åţ~~~~~~~ ' + d.last + ').⟧',
+  'shell.updateUpToDateNext': (d) => '⟦Ûþ ţö đåţé (ļööķéđ åţ~~~~~~~ ' + d.last + '). Ñéẋţ ļööķ åţ~~~~ ' + d.next + '.⟧',
   'status.available': () => '⟦åṽåîļåƀļé~~~~⟧',
   'status.none': () => '⟦ñö šţåţûš~~~~⟧',
   'status.pending': () => '⟦þéñđîñĝ~~~⟧',

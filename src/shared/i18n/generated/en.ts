@@ -6,6 +6,37 @@ const plural = pluralAny as (...args: Parameters<typeof pluralAny>) => string;
 const select = selectAny as (...args: Parameters<typeof selectAny>) => string;
 
 const messages: Messages = {
+  'add.addAnother': () => 'Add another',
+  'add.backToList': () => 'Back to the list',
+  'add.categoryHint': () => '(a whole number)',
+  'add.categoryHintNames': () => '(a whole number, or type a category name)',
+  'add.categoryKnownId': (d) => 'ID ' + d.id,
+  'add.categoryLabel': () => 'Category ID',
+  'add.categoryNotWhole': () => 'Category ID must be a whole number, such as 3.',
+  'add.categoryRequired': () => 'Category ID is required.',
+  'add.categoryTooLarge': () => 'Category ID is too large: it must fit a 64-bit whole number.',
+  'add.checkNeeded': (d) => d.name + ' needs a check before it is sent: see “Check needed” above.',
+  'add.dontAdd': () => "Don't add",
+  'add.enterHint': () => 'Enter adds it; the form clears for the next one.',
+  'add.importLink': () => 'Import them from a spreadsheet',
+  'add.intro': () =>
+    'Each animal is saved on this device first, then sent to the service (right away when online). Many at once?',
+  'add.nameLabel': () => 'Name',
+  'add.nameRequired': () => 'Name is required.',
+  'add.nameTooLong': (d) => 'Name must be at most ' + number('en', d.max, 0) + ' characters.',
+  'add.needsAttention': (d) => d.name + ' was not accepted by the service: see “Needs attention” above.',
+  'add.notSaved': (d) => 'Not saved: ' + d.reason,
+  'add.optional': () => '(optional)',
+  'add.required': () => '(required)',
+  'add.sent': (d) => d.name + ' was sent (ID ' + d.id + ').',
+  'add.sentNoId': (d) => d.name + ' was sent (ID unknown).',
+  'add.statusInvalid': () => 'Status must be available, pending or sold, or left to the service.',
+  'add.statusLabel': () => 'Status',
+  'add.statusServiceDecides': () => 'Let the service decide',
+  'add.submit': () => 'Add animal',
+  'add.title': () => 'Add an animal',
+  'add.waiting': (d) => d.name + ' is saved on this device and waiting to send.',
+  'add.waitingTitle': (d) => 'Waiting to send (' + number('en', d.count, 0) + ')',
   'app.loading': () => 'Loading…',
   'app.navAdd': () => 'Add animal',
   'app.navAnimals': () => 'Animals',
@@ -20,6 +51,85 @@ const messages: Messages = {
   'app.notFoundTitle': () => 'Page not found',
   'app.productName': () => 'Adoption Desk',
   'app.profilesFailed': (d) => 'Could not load the profiles: ' + d.reason,
+  'categories.empty': () => 'No category has a name yet.',
+  'categories.export': () => 'Export names to a file',
+  'categories.exportWhat': (d) =>
+    plural(d.count, 0, en, {
+      one: number('en', d.count, 0) + ' category name',
+      other: number('en', d.count, 0) + ' category names',
+    }),
+  'categories.fileNotText': (d) => d.fileName + ' could not be read as text. Nothing was changed.',
+  'categories.fileProblem': (d) => d.problem + ' Nothing was changed.',
+  'categories.fileTooLarge': (d) =>
+    d.fileName + ' is too large to be a category file (at most 256 KB). Nothing was changed.',
+  'categories.formLabel': () => 'Name a category',
+  'categories.idLabel': () => 'Category ID',
+  'categories.idNotWhole': () => 'The category ID must be a whole number, such as 3.',
+  'categories.inUse': (d) =>
+    'Category names from ' +
+    d.fileName +
+    ' are in use: ' +
+    number('en', d.added, 0) +
+    ' added, ' +
+    number('en', d.renamed, 0) +
+    ' renamed, ' +
+    number('en', d.removed, 0) +
+    ' removed.',
+  'categories.intro': (d) =>
+    'The service knows categories only by ID. Name them here for ' +
+    d.profile +
+    ': the list, the detail, the add form and imports show and accept the names. Share them with the other laptops as a file.',
+  'categories.keepCurrent': () => 'Keep the current names',
+  'categories.nameInvalid': () => 'The name cannot be used: it is not valid.',
+  'categories.nameLabel': () => 'Category name',
+  'categories.nameUnusable': (d) => 'The name cannot be used: ' + d.reason + '.',
+  'categories.notSaved': (d) => 'Not saved: ' + d.problem + '.',
+  'categories.notUsed': (d) => 'Not used: ' + d.problem + '.',
+  'categories.pending': (d) =>
+    d.fileName +
+    ' has ' +
+    plural(d.count, 0, en, {
+      one: number('en', d.count, 0) + ' category name',
+      other: number('en', d.count, 0) + ' category names',
+    }) +
+    ". Using it replaces this profile's names: " +
+    number('en', d.added, 0) +
+    ' added, ' +
+    number('en', d.renamed, 0) +
+    ' renamed, ' +
+    number('en', d.removed, 0) +
+    ' removed, ' +
+    number('en', d.unchanged, 0) +
+    ' unchanged.',
+  'categories.remove': (d) => 'Remove ' + d.label,
+  'categories.removed': (d) => d.id + ': “' + d.label + '” is not in the file and goes',
+  'categories.removedNotice': (d) => 'The name “' + d.label + '” of category ' + d.id + ' was removed.',
+  'categories.rename': (d) => 'Rename ' + d.label,
+  'categories.renamed': (d) => d.id + ': “' + d.from + '” becomes “' + d.to + '”',
+  'categories.save': () => 'Save name',
+  'categories.savedNotice': (d) => 'Category ' + d.id + ' is now called “' + d.label + '”.',
+  'categories.title': () => 'Category names',
+  'categories.useFile': () => 'Use names from a file…',
+  'categories.usePending': () => 'Use these names',
+  'detail.backToList': () => 'Back to the list',
+  'detail.category': () => 'Category',
+  'detail.checking': () => 'Checking with the service…',
+  'detail.confirmed': () => 'Up to date: the service confirmed this animal just now.',
+  'detail.confirmedAt': () => 'Last confirmed by the service',
+  'detail.gone': () =>
+    'The service no longer offers looking up a single animal. This view shows the saved and listed data instead; nothing is lost.',
+  'detail.id': () => 'ID',
+  'detail.loading': (d) => 'Loading animal ' + d.id + '…',
+  'detail.name': () => 'Name',
+  'detail.notFound': (d) => 'The service has no animal with ID ' + d.id + '.',
+  'detail.notFoundSaved': () => 'The service no longer knows this animal; this is the last saved copy.',
+  'detail.notOnDevice': (d) => 'Animal ' + d.id + ' is not saved on this device.',
+  'detail.offline': () => 'The service could not be reached: showing what is saved on this device.',
+  'detail.refresh': () => 'Refresh from the service',
+  'detail.refreshFailed': () => 'Could not refresh:',
+  'detail.shownCopy': (d) => 'Shown is the copy the service last confirmed, at ' + d.time + '.',
+  'detail.status': () => 'Status',
+  'detail.title': (d) => 'Animal ' + d.id,
   'diagnostics.clipboardFailed': () => 'Could not use the clipboard: select the text below and copy it.',
   'diagnostics.copied': (d) =>
     plural(d.count, 0, en, {
@@ -109,6 +219,133 @@ const messages: Messages = {
   'orders.loading': () => 'Loading orders…',
   'orders.refresh': () => 'Refresh',
   'orders.title': () => 'Store orders (read-only)',
+  'profiles.addProfile': () => 'Add profile',
+  'profiles.added': (d) => d.name + ' was added and is now shown. Save its API key in the API key card.',
+  'profiles.addressLabel': () => 'Service address',
+  'profiles.addressLocked': () => 'Set by your organisation. Ask your IT team to change it.',
+  'profiles.addressProblem': (d) => 'Address ' + d.problem + '.',
+  'profiles.addressTitle': () => 'Profile and address',
+  'profiles.apiKey': () => 'API key',
+  'profiles.bandChoose': () => 'Choose a profile',
+  'profiles.bandNoProfile': () => 'NO PROFILE',
+  'profiles.colour': (d) =>
+    select(d.color, {
+      red: 'red',
+      amber: 'amber',
+      green: 'green',
+      blue: 'blue',
+      purple: 'purple',
+      grey: 'grey',
+      other: d.color,
+    }),
+  'profiles.colourLabel': () => 'Colour',
+  'profiles.editLabel': (d) => 'Edit profile ' + d.name,
+  'profiles.keyAccepted': () => 'The service accepted the key.',
+  'profiles.keyHint': () => 'The key is kept in the system keychain. It is never shown again once saved.',
+  'profiles.keyPlaceholder': () => 'Paste the key',
+  'profiles.keyPlaceholderReplace': () => 'Paste a new key to replace the saved one',
+  'profiles.keySaved': () => 'Key saved',
+  'profiles.nameLabel': () => 'Name',
+  'profiles.nameRequired': () => 'Name is required.',
+  'profiles.newHint': () => 'A service of your own, besides Production, Staging and Local demo.',
+  'profiles.newTitle': () => 'New profile',
+  'profiles.noKey': () => 'No key saved',
+  'profiles.originConfirm': () => 'Change address and remove the key',
+  'profiles.originKeep': () => 'Keep the current address',
+  'profiles.originText': (d) =>
+    d.to +
+    ' is another server than ' +
+    d.from +
+    '. The API key of this profile is kept for ' +
+    d.from +
+    ' only, so it will be removed: you will need the key for the new address.',
+  'profiles.originTitle': () => 'Change the address to another server?',
+  'profiles.profileName': () => 'Profile name',
+  'profiles.proxyAdd': () => 'Add a proxy login',
+  'profiles.proxyAddress': () => 'Proxy (host:port)',
+  'profiles.proxyAsks': (d) => 'The proxy at ' + d.proxy + ' asks for a login.',
+  'profiles.proxyHint': () =>
+    "Only when your organisation's proxy asks for one. It is kept in the system keychain and used for that proxy only.",
+  'profiles.proxyPassword': () => 'Password',
+  'profiles.proxyRemove': () => 'Remove',
+  'profiles.proxySave': () => 'Save proxy login',
+  'profiles.proxySavedFor': (d) => d.proxy + ': login saved for ' + d.user,
+  'profiles.proxyTitle': () => 'Proxy login',
+  'profiles.proxyUser': () => 'User name',
+  'profiles.removeConfirm': (d) => 'Remove ' + d.name,
+  'profiles.removeConfirmUnsent': (d) =>
+    plural(d.count, 0, en, {
+      one: 'Remove ' + d.name + ' and its ' + number('en', d.count, 0) + ' unsent animal',
+      other: 'Remove ' + d.name + ' and its ' + number('en', d.count, 0) + ' unsent animals',
+    }),
+  'profiles.removeKeep': () => 'Keep the profile',
+  'profiles.removeKey': () => 'Remove key',
+  'profiles.removeNothingUnsent': (d) =>
+    'Nothing entered in ' +
+    d.name +
+    ' is waiting to be sent. Removing the profile deletes its saved animals from this computer.',
+  'profiles.removeThis': () => 'Remove this profile',
+  'profiles.removeTitle': (d) => 'Remove ' + d.name + '?',
+  'profiles.removeUnsent': (d) =>
+    plural(d.count, 0, en, {
+      one: number('en', d.count, 0) + ' animal entered in ' + d.name + ' has not been sent.',
+      other: number('en', d.count, 0) + ' animals entered in ' + d.name + ' have not been sent.',
+    }),
+  'profiles.removeUnsentLost': (d) =>
+    plural(d.count, 0, en, {
+      one: 'Removing the profile deletes it from this computer for good: they can never be sent.',
+      other: 'Removing the profile deletes them from this computer for good: they can never be sent.',
+    }),
+  'profiles.replaceKey': () => 'Replace the API key',
+  'profiles.saveKey': () => 'Save key',
+  'profiles.saveProfile': () => 'Save profile',
+  'profiles.saved': () => 'Profile saved.',
+  'profiles.savedKeyRemoved': () => 'Profile saved. The API key was removed: enter the key for the new address.',
+  'profiles.settingsOf': (d) =>
+    'Settings of ' + d.name + ' (' + d.kind + '). Switch profile in the title bar to change another one.',
+  'profiles.switchLabel': () => 'Profile',
+  'profiles.testKey': () => 'Test key',
+  'profiles.title': () => 'Keys and profiles',
+  'shell.exportCancelled': () => 'Not exported: the save was cancelled.',
+  'shell.exportDownloaded': (d) => d.what + ' exported as ' + d.fileName + " (in your browser's downloads).",
+  'shell.exportFailed': (d) => 'Not exported: ' + d.reason,
+  'shell.exportSaved': (d) => d.what + ' saved as ' + d.fileName + '.',
+  'shell.keyInvalid': (d) => 'Key not saved: ' + d.reason + '.',
+  'shell.keyInvalidUnknown': () => 'Key not saved: it is not a valid key.',
+  'shell.keyNotRemoved': (d) => 'Key not removed: ' + d.reason,
+  'shell.keyNotSaved': (d) => 'Key not saved: ' + d.reason,
+  'shell.keyRemoved': () => 'Key removed.',
+  'shell.keySaved': () => 'Key saved.',
+  'shell.kind': (d) =>
+    select(d.kind, { production: 'production', staging: 'staging', demo: 'local demo', other: 'custom' }),
+  'shell.kindBadge': (d) =>
+    select(d.kind, { production: 'PRODUCTION', staging: 'STAGING', demo: 'LOCAL DEMO', other: 'CUSTOM' }),
+  'shell.proxyNotRemoved': (d) => 'Proxy login not removed: ' + d.reason,
+  'shell.proxyNotSaved': (d) => 'Proxy login not saved: ' + d.reason,
+  'shell.proxyRemoved': (d) => 'Proxy login removed for ' + d.proxy + '.',
+  'shell.proxySaved': (d) => 'Proxy login saved for ' + d.proxy + '.',
+  'shell.reachOffline': () => 'Offline',
+  'shell.reachOnline': () => 'Online',
+  'shell.reachUnknown': () => 'Not checked yet',
+  'shell.resetAbout': (d) => 'about ' + number('en', d.minutes, 0) + ' min',
+  'shell.updateChecking': () => 'Looking for an update…',
+  'shell.updateDownloading': (d) => 'Downloading version ' + d.version + '…',
+  'shell.updateDownloadingPercent': (d) =>
+    'Downloading version ' + d.version + ' (' + number('en', d.percent, 0) + ' %)…',
+  'shell.updateFailed': (d) => 'The last look for an update failed: ' + d.reason + '.',
+  'shell.updateFailedNext': (d) => 'The last look for an update failed: ' + d.reason + '. Next look at ' + d.next + '.',
+  'shell.updateNotLooked': () => 'Not looked for yet.',
+  'shell.updateNotLookedNext': (d) => 'Not looked for yet. Next look at ' + d.next + '.',
+  'shell.updateOff': (d) => 'Off: ' + d.reason,
+  'shell.updateReady': (d) => 'Update ready: version ' + d.version + ' installs when you close Adoption Desk.',
+  'shell.updateReadyWaiting': (d) =>
+    plural(d.count, 0, en, {
+      one: 'Update ready: it installs once the waiting animal is sent.',
+      other: 'Update ready: it installs once the ' + number('en', d.count, 0) + ' waiting animals are sent.',
+    }),
+  'shell.updateUnknown': () => 'Not known yet.',
+  'shell.updateUpToDate': (d) => 'Up to date (looked at ' + d.last + ').',
+  'shell.updateUpToDateNext': (d) => 'Up to date (looked at ' + d.last + '). Next look at ' + d.next + '.',
   'status.available': () => 'available',
   'status.none': () => 'no status',
   'status.pending': () => 'pending',

@@ -6,6 +6,38 @@ const plural = pluralAny as (...args: Parameters<typeof pluralAny>) => string;
 const select = selectAny as (...args: Parameters<typeof selectAny>) => string;
 
 const messages: Messages = {
+  'add.addAnother': () => 'Añadirlo igualmente',
+  'add.backToList': () => 'Volver a la lista',
+  'add.categoryHint': () => '(un número entero)',
+  'add.categoryHintNames': () => '(un número entero, o escribe el nombre de una categoría)',
+  'add.categoryKnownId': (d) => 'ID ' + d.id,
+  'add.categoryLabel': () => 'ID de categoría',
+  'add.categoryNotWhole': () => 'El ID de categoría debe ser un número entero, como 3.',
+  'add.categoryRequired': () => 'El ID de categoría es obligatorio.',
+  'add.categoryTooLarge': () => 'El ID de categoría es demasiado grande: debe caber en un número entero de 64 bits.',
+  'add.checkNeeded': (d) =>
+    d.name + ' necesita una revisión antes de enviarse: consulta «Revisión necesaria» más arriba.',
+  'add.dontAdd': () => 'No añadir',
+  'add.enterHint': () => 'Intro lo añade; el formulario se vacía para el siguiente.',
+  'add.importLink': () => 'Impórtalos desde una hoja de cálculo',
+  'add.intro': () =>
+    'Cada animal se guarda primero en este equipo y luego se envía al servicio (en el acto si hay conexión). ¿Muchos a la vez?',
+  'add.nameLabel': () => 'Nombre',
+  'add.nameRequired': () => 'El nombre es obligatorio.',
+  'add.nameTooLong': (d) => 'El nombre puede tener como máximo ' + number('es', d.max, 0) + ' caracteres.',
+  'add.needsAttention': (d) => 'El servicio no aceptó a ' + d.name + ': consulta «Requiere atención» más arriba.',
+  'add.notSaved': (d) => 'No se guardó: ' + d.reason,
+  'add.optional': () => '(opcional)',
+  'add.required': () => '(obligatorio)',
+  'add.sent': (d) => d.name + ' se envió (ID ' + d.id + ').',
+  'add.sentNoId': (d) => d.name + ' se envió (ID desconocido).',
+  'add.statusInvalid': () => 'El estado debe ser disponible, pendiente o vendido, o dejarse al servicio.',
+  'add.statusLabel': () => 'Estado',
+  'add.statusServiceDecides': () => 'Que lo decida el servicio',
+  'add.submit': () => 'Añadir animal',
+  'add.title': () => 'Añadir un animal',
+  'add.waiting': (d) => d.name + ' está guardado en este equipo y en espera de envío.',
+  'add.waitingTitle': (d) => 'En espera de envío (' + number('es', d.count, 0) + ')',
   'app.loading': () => 'Cargando…',
   'app.navAdd': () => 'Añadir animal',
   'app.navAnimals': () => 'Animales',
@@ -20,6 +52,85 @@ const messages: Messages = {
   'app.notFoundTitle': () => 'Página no encontrada',
   'app.productName': () => 'Adoption Desk',
   'app.profilesFailed': (d) => 'No se pudieron cargar los perfiles: ' + d.reason,
+  'categories.empty': () => 'Ninguna categoría tiene nombre todavía.',
+  'categories.export': () => 'Exportar los nombres a un archivo',
+  'categories.exportWhat': (d) =>
+    plural(d.count, 0, es, {
+      one: number('es', d.count, 0) + ' nombre de categoría',
+      other: number('es', d.count, 0) + ' nombres de categoría',
+    }),
+  'categories.fileNotText': (d) => d.fileName + ' no se pudo leer como texto. No se cambió nada.',
+  'categories.fileProblem': (d) => d.problem + ' No se cambió nada.',
+  'categories.fileTooLarge': (d) =>
+    d.fileName + ' es demasiado grande para ser un archivo de categorías (256 KB como máximo). No se cambió nada.',
+  'categories.formLabel': () => 'Poner nombre a una categoría',
+  'categories.idLabel': () => 'ID de categoría',
+  'categories.idNotWhole': () => 'El ID de categoría debe ser un número entero, como 3.',
+  'categories.inUse': (d) =>
+    'Se usan los nombres de categoría de ' +
+    d.fileName +
+    ': ' +
+    number('es', d.added, 0) +
+    ' añadidos, ' +
+    number('es', d.renamed, 0) +
+    ' renombrados, ' +
+    number('es', d.removed, 0) +
+    ' quitados.',
+  'categories.intro': (d) =>
+    'El servicio solo conoce las categorías por su ID. Ponles nombre aquí para ' +
+    d.profile +
+    ': la lista, el detalle, el formulario de alta y las importaciones muestran y aceptan los nombres. Compártelos con los demás portátiles en un archivo.',
+  'categories.keepCurrent': () => 'Mantener los nombres actuales',
+  'categories.nameInvalid': () => 'No se puede usar el nombre: no es válido.',
+  'categories.nameLabel': () => 'Nombre de categoría',
+  'categories.nameUnusable': (d) => 'No se puede usar el nombre: ' + d.reason + '.',
+  'categories.notSaved': (d) => 'No se guardó: ' + d.problem + '.',
+  'categories.notUsed': (d) => 'No se usó: ' + d.problem + '.',
+  'categories.pending': (d) =>
+    d.fileName +
+    ' tiene ' +
+    plural(d.count, 0, es, {
+      one: number('es', d.count, 0) + ' nombre de categoría',
+      other: number('es', d.count, 0) + ' nombres de categoría',
+    }) +
+    '. Usarlo sustituye los nombres de este perfil: ' +
+    number('es', d.added, 0) +
+    ' añadidos, ' +
+    number('es', d.renamed, 0) +
+    ' renombrados, ' +
+    number('es', d.removed, 0) +
+    ' quitados, ' +
+    number('es', d.unchanged, 0) +
+    ' sin cambios.',
+  'categories.remove': (d) => 'Quitar ' + d.label,
+  'categories.removed': (d) => d.id + ': «' + d.label + '» no está en el archivo y se quita',
+  'categories.removedNotice': (d) => 'Se quitó el nombre «' + d.label + '» de la categoría ' + d.id + '.',
+  'categories.rename': (d) => 'Cambiar el nombre de ' + d.label,
+  'categories.renamed': (d) => d.id + ': «' + d.from + '» pasa a ser «' + d.to + '»',
+  'categories.save': () => 'Guardar nombre',
+  'categories.savedNotice': (d) => 'La categoría ' + d.id + ' ahora se llama «' + d.label + '».',
+  'categories.title': () => 'Nombres de categoría',
+  'categories.useFile': () => 'Usar los nombres de un archivo…',
+  'categories.usePending': () => 'Usar estos nombres',
+  'detail.backToList': () => 'Volver a la lista',
+  'detail.category': () => 'Categoría',
+  'detail.checking': () => 'Consultando al servicio…',
+  'detail.confirmed': () => 'Al día: el servicio acaba de confirmar este animal.',
+  'detail.confirmedAt': () => 'Confirmado por el servicio por última vez',
+  'detail.gone': () =>
+    'El servicio ya no permite consultar un solo animal. Esta vista muestra en su lugar los datos guardados y listados; no se pierde nada.',
+  'detail.id': () => 'ID',
+  'detail.loading': (d) => 'Cargando el animal ' + d.id + '…',
+  'detail.name': () => 'Nombre',
+  'detail.notFound': (d) => 'El servicio no tiene ningún animal con el ID ' + d.id + '.',
+  'detail.notFoundSaved': () => 'El servicio ya no conoce este animal; esta es la última copia guardada.',
+  'detail.notOnDevice': (d) => 'El animal ' + d.id + ' no está guardado en este equipo.',
+  'detail.offline': () => 'No se pudo conectar con el servicio: se muestra lo guardado en este equipo.',
+  'detail.refresh': () => 'Actualizar desde el servicio',
+  'detail.refreshFailed': () => 'No se pudo actualizar:',
+  'detail.shownCopy': (d) => 'Se muestra la copia que el servicio confirmó por última vez (' + d.time + ').',
+  'detail.status': () => 'Estado',
+  'detail.title': (d) => 'Animal con ID ' + d.id,
   'diagnostics.clipboardFailed': () => 'No se pudo usar el portapapeles: selecciona el texto de abajo y cópialo.',
   'diagnostics.copied': (d) =>
     plural(d.count, 0, es, {
@@ -108,6 +219,138 @@ const messages: Messages = {
   'orders.loading': () => 'Cargando pedidos…',
   'orders.refresh': () => 'Actualizar',
   'orders.title': () => 'Pedidos de la tienda (solo lectura)',
+  'profiles.addProfile': () => 'Añadir perfil',
+  'profiles.added': (d) =>
+    'Se añadió ' + d.name + ' y ahora se muestra. Guarda su clave de API en la tarjeta Clave de API.',
+  'profiles.addressLabel': () => 'Dirección del servicio',
+  'profiles.addressLocked': () => 'La fija tu organización. Pide a tu equipo de informática que la cambie.',
+  'profiles.addressProblem': (d) => 'La dirección ' + d.problem + '.',
+  'profiles.addressTitle': () => 'Perfil y dirección',
+  'profiles.apiKey': () => 'Clave de API',
+  'profiles.bandChoose': () => 'Elige un perfil',
+  'profiles.bandNoProfile': () => 'SIN PERFIL',
+  'profiles.colour': (d) =>
+    select(d.color, {
+      red: 'rojo',
+      amber: 'ámbar',
+      green: 'verde',
+      blue: 'azul',
+      purple: 'morado',
+      grey: 'gris',
+      other: d.color,
+    }),
+  'profiles.colourLabel': () => 'Color',
+  'profiles.editLabel': (d) => 'Editar el perfil ' + d.name,
+  'profiles.keyAccepted': () => 'El servicio aceptó la clave.',
+  'profiles.keyHint': () => 'La clave se guarda en el llavero del sistema. Una vez guardada, no se vuelve a mostrar.',
+  'profiles.keyPlaceholder': () => 'Pega la clave',
+  'profiles.keyPlaceholderReplace': () => 'Pega una clave nueva para sustituir la guardada',
+  'profiles.keySaved': () => 'Clave guardada',
+  'profiles.nameLabel': () => 'Nombre',
+  'profiles.nameRequired': () => 'El nombre es obligatorio.',
+  'profiles.newHint': () => 'Un servicio propio, además de Production, Staging y Local demo.',
+  'profiles.newTitle': () => 'Nuevo perfil',
+  'profiles.noKey': () => 'Ninguna clave guardada',
+  'profiles.originConfirm': () => 'Cambiar la dirección y quitar la clave',
+  'profiles.originKeep': () => 'Mantener la dirección actual',
+  'profiles.originText': (d) =>
+    d.to +
+    ' es un servidor distinto de ' +
+    d.from +
+    '. La clave de API de este perfil se guarda solo para ' +
+    d.from +
+    ', así que se quitará: necesitarás la clave de la nueva dirección.',
+  'profiles.originTitle': () => '¿Cambiar la dirección a otro servidor?',
+  'profiles.profileName': () => 'Nombre del perfil',
+  'profiles.proxyAdd': () => 'Añadir un inicio de sesión de proxy',
+  'profiles.proxyAddress': () => 'Proxy (host:puerto)',
+  'profiles.proxyAsks': (d) => 'El proxy ' + d.proxy + ' pide iniciar sesión.',
+  'profiles.proxyHint': () =>
+    'Solo cuando el proxy de tu organización lo pida. Se guarda en el llavero del sistema y se usa solo para ese proxy.',
+  'profiles.proxyPassword': () => 'Contraseña',
+  'profiles.proxyRemove': () => 'Quitar',
+  'profiles.proxySave': () => 'Guardar inicio de sesión del proxy',
+  'profiles.proxySavedFor': (d) => d.proxy + ': sesión guardada para ' + d.user,
+  'profiles.proxyTitle': () => 'Inicio de sesión del proxy',
+  'profiles.proxyUser': () => 'Nombre de usuario',
+  'profiles.removeConfirm': (d) => 'Quitar ' + d.name,
+  'profiles.removeConfirmUnsent': (d) =>
+    plural(d.count, 0, es, {
+      one: 'Quitar ' + d.name + ' y su ' + number('es', d.count, 0) + ' animal sin enviar',
+      other: 'Quitar ' + d.name + ' y sus ' + number('es', d.count, 0) + ' animales sin enviar',
+    }),
+  'profiles.removeKeep': () => 'Mantener el perfil',
+  'profiles.removeKey': () => 'Quitar clave',
+  'profiles.removeNothingUnsent': (d) =>
+    'Nada de lo introducido en ' +
+    d.name +
+    ' está en espera de envío. Quitar el perfil elimina sus animales guardados de este equipo.',
+  'profiles.removeThis': () => 'Quitar este perfil',
+  'profiles.removeTitle': (d) => '¿Quitar ' + d.name + '?',
+  'profiles.removeUnsent': (d) =>
+    plural(d.count, 0, es, {
+      one: number('es', d.count, 0) + ' animal introducido en ' + d.name + ' no se ha enviado.',
+      other: number('es', d.count, 0) + ' animales introducidos en ' + d.name + ' no se han enviado.',
+    }),
+  'profiles.removeUnsentLost': (d) =>
+    plural(d.count, 0, es, {
+      one: 'Quitar el perfil lo elimina de este equipo para siempre: nunca podrá enviarse.',
+      other: 'Quitar el perfil los elimina de este equipo para siempre: nunca podrán enviarse.',
+    }),
+  'profiles.replaceKey': () => 'Sustituir la clave de API',
+  'profiles.saveKey': () => 'Guardar clave',
+  'profiles.saveProfile': () => 'Guardar perfil',
+  'profiles.saved': () => 'Perfil guardado.',
+  'profiles.savedKeyRemoved': () =>
+    'Perfil guardado. Se quitó la clave de API: introduce la clave de la nueva dirección.',
+  'profiles.settingsOf': (d) =>
+    'Ajustes de ' + d.name + ' (' + d.kind + '). Cambia de perfil en la barra de título para modificar otro.',
+  'profiles.switchLabel': () => 'Perfil',
+  'profiles.testKey': () => 'Probar clave',
+  'profiles.title': () => 'Claves y perfiles',
+  'shell.exportCancelled': () => 'No se exportó: se canceló el guardado.',
+  'shell.exportDownloaded': (d) => d.what + ': exportado como ' + d.fileName + ' (en las descargas de tu navegador).',
+  'shell.exportFailed': (d) => 'No se exportó: ' + d.reason,
+  'shell.exportSaved': (d) => d.what + ': guardado como ' + d.fileName + '.',
+  'shell.keyInvalid': (d) => 'Clave no guardada: ' + d.reason + '.',
+  'shell.keyInvalidUnknown': () => 'Clave no guardada: no es una clave válida.',
+  'shell.keyNotRemoved': (d) => 'Clave no quitada: ' + d.reason,
+  'shell.keyNotSaved': (d) => 'Clave no guardada: ' + d.reason,
+  'shell.keyRemoved': () => 'Clave quitada.',
+  'shell.keySaved': () => 'Clave guardada.',
+  'shell.kind': (d) =>
+    select(d.kind, { production: 'producción', staging: 'pruebas', demo: 'demo local', other: 'personalizado' }),
+  'shell.kindBadge': (d) =>
+    select(d.kind, { production: 'PRODUCCIÓN', staging: 'PRUEBAS', demo: 'DEMO LOCAL', other: 'PERSONALIZADO' }),
+  'shell.proxyNotRemoved': (d) => 'Inicio de sesión del proxy no quitado: ' + d.reason,
+  'shell.proxyNotSaved': (d) => 'Inicio de sesión del proxy no guardado: ' + d.reason,
+  'shell.proxyRemoved': (d) => 'Inicio de sesión del proxy quitado para ' + d.proxy + '.',
+  'shell.proxySaved': (d) => 'Inicio de sesión del proxy guardado para ' + d.proxy + '.',
+  'shell.reachOffline': () => 'Sin conexión',
+  'shell.reachOnline': () => 'Conectado',
+  'shell.reachUnknown': () => 'Sin comprobar todavía',
+  'shell.resetAbout': (d) => 'unos ' + number('es', d.minutes, 0) + ' min',
+  'shell.updateChecking': () => 'Buscando una actualización…',
+  'shell.updateDownloading': (d) => 'Descargando la versión ' + d.version + '…',
+  'shell.updateDownloadingPercent': (d) =>
+    'Descargando la versión ' + d.version + ' (' + number('es', d.percent, 0) + ' %)…',
+  'shell.updateFailed': (d) => 'La última búsqueda de actualizaciones falló: ' + d.reason + '.',
+  'shell.updateFailedNext': (d) =>
+    'La última búsqueda de actualizaciones falló: ' + d.reason + '. Próxima búsqueda: ' + d.next + '.',
+  'shell.updateNotLooked': () => 'Todavía no se ha buscado.',
+  'shell.updateNotLookedNext': (d) => 'Todavía no se ha buscado. Próxima búsqueda: ' + d.next + '.',
+  'shell.updateOff': (d) => 'Desactivadas: ' + d.reason,
+  'shell.updateReady': (d) =>
+    'Actualización lista: la versión ' + d.version + ' se instala cuando cierres Adoption Desk.',
+  'shell.updateReadyWaiting': (d) =>
+    plural(d.count, 0, es, {
+      one: 'Actualización lista: se instala cuando se envíe el animal en espera.',
+      other:
+        'Actualización lista: se instala cuando se envíen los ' + number('es', d.count, 0) + ' animales en espera.',
+    }),
+  'shell.updateUnknown': () => 'Todavía no se sabe.',
+  'shell.updateUpToDate': (d) => 'Al día (última búsqueda: ' + d.last + ').',
+  'shell.updateUpToDateNext': (d) => 'Al día (última búsqueda: ' + d.last + '). Próxima búsqueda: ' + d.next + '.',
   'status.available': () => 'disponible',
   'status.none': () => 'sin estado',
   'status.pending': () => 'pendiente',

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -29,6 +29,31 @@ describe('the message catalogues', () => {
     const same = [...en].filter(([key, text]) => es.get(key) === text && /\p{L}{3}/u.test(text)).map(([key]) => key);
     // Names and words Spanish writes the same way: the product's name, "Local demo", units.
     expect(same.filter((key) => !SAME_IN_SPANISH.has(key))).toEqual([]);
+  });
+});
+
+/** The text of every product source file (the generated catalogues excepted). */
+function productSources(): string {
+  const root = join(import.meta.dirname, '../../../..');
+  const texts: string[] = [];
+  for (const top of ['src', 'electron', 'scripts']) {
+    for (const entry of readdirSync(join(root, top), { recursive: true, withFileTypes: true })) {
+      const path = join(entry.parentPath, entry.name);
+      if (!entry.isFile() || !/\.(ts|svelte|mjs)$/.test(entry.name) || path.includes('/i18n/generated/')) continue;
+      texts.push(readFileSync(path, 'utf8'));
+    }
+  }
+  return texts.join('\n');
+}
+
+describe('every message', () => {
+  it('is used by the code: by its key, or through a key made from its area (`status.${status}`)', () => {
+    const code = productSources();
+    const dynamicAreas = new Set([...code.matchAll(/`([a-z][A-Za-z]*)\.\$\{/g)].map((m) => m[1]));
+    const unused = [...readCatalogue('en').keys()].filter(
+      (key) => !code.includes(`'${key}'`) && !code.includes(`"${key}"`) && !dynamicAreas.has(key.split('.')[0] ?? ''),
+    );
+    expect(unused).toEqual([]);
   });
 });
 
