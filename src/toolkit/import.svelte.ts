@@ -25,9 +25,9 @@ export class ImportStore {
   preview = $state.raw<ImportPreview | null>(null);
   /** Staff chose to add the rows that look like animals already on this device too. */
   includeDuplicates = $state(false);
-  /** What the confirmed import did, once it is on disk. */
-  message = $state<string | null>(null);
-  failure = $state<string | null>(null);
+  // Kept as how to say them, so that they follow a change of language.
+  #message = $state<(() => string) | null>(null);
+  #failure = $state<(() => string) | null>(null);
   readonly rows: ImportRow[] = $derived(this.preview?.rows ?? []);
   readonly valid: ImportRow[] = $derived(this.rows.filter((row) => row.animal !== null));
   readonly invalid: ImportRow[] = $derived(this.rows.filter((row) => row.animal === null));
@@ -36,6 +36,16 @@ export class ImportStore {
     this.includeDuplicates ? this.valid : this.valid.filter((row) => row.duplicates.length === 0),
   );
   #generation = 0;
+
+  /** What the confirmed import did, once it is on disk, in the language shown. */
+  get message(): string | null {
+    return this.#message?.() ?? null;
+  }
+
+  /** Why the confirmed rows could not be saved (nothing was added), in the language shown. */
+  get failure(): string | null {
+    return this.#failure?.() ?? null;
+  }
 
   constructor(
     private readonly db: ProfileDb,
@@ -77,16 +87,21 @@ export class ImportStore {
     const rows = this.toQueue;
     if (rows.length === 0) return;
     this.state = 'saving';
-    this.failure = null;
+    this.#failure = null;
     const saved = await this.enqueueMany(rows.map((row) => row.animal as NewAnimal));
     if (!saved.ok) {
       this.state = 'preview';
-      this.failure = t('toolkit.importNothingAdded', { reason: saved.message });
+      const reason = saved.message;
+      this.#failure = () => t('toolkit.importNothingAdded', { reason });
       return;
     }
     const left = this.rows.length - saved.count;
-    const savedText = t('toolkit.importSaved', { count: saved.count, file: this.fileName ?? '' });
-    this.message = left > 0 ? `${savedText} ${t('toolkit.importLeftOut', { count: left })}` : savedText;
+    const { count } = saved;
+    const file = this.fileName ?? '';
+    this.#message = () => {
+      const said = t('toolkit.importSaved', { count, file });
+      return left > 0 ? `${said} ${t('toolkit.importLeftOut', { count: left })}` : said;
+    };
     this.state = 'done';
   }
 
@@ -96,8 +111,8 @@ export class ImportStore {
     this.problem = null;
     this.preview = null;
     this.includeDuplicates = false;
-    this.message = null;
-    this.failure = null;
+    this.#message = null;
+    this.#failure = null;
   }
 
   #refuse(problem: string): void {

@@ -50,8 +50,9 @@ export async function prepareForEvent(
 
 export class PrepareForEventStore {
   running = $state(false);
-  message = $state<string | null>(null);
   failed = $state(false);
+  // Kept as how to say it, so that it follows a change of language.
+  #message = $state<(() => string) | null>(null);
 
   constructor(
     private readonly api: AdoptionApi,
@@ -59,15 +60,24 @@ export class PrepareForEventStore {
     private readonly cache: AnimalCache,
   ) {}
 
+  /** What the last run did, in the language shown. */
+  get message(): string | null {
+    return this.#message?.() ?? null;
+  }
+
   async run(): Promise<void> {
     if (this.running) return;
     this.running = true;
-    this.message = null;
+    this.#message = null;
     const result = await prepareForEvent(this.api, this.profileId, this.cache);
     this.running = false;
     this.failed = !result.ok;
-    this.message = result.ok
-      ? t('toolkit.prepareReady', { count: result.data.availableOffline })
-      : t('toolkit.prepareCouldNot', { reason: result.error.message });
+    if (result.ok) {
+      const count = result.data.availableOffline;
+      this.#message = () => t('toolkit.prepareReady', { count });
+    } else {
+      const reason = result.error.message;
+      this.#message = () => t('toolkit.prepareCouldNot', { reason });
+    }
   }
 }

@@ -20,8 +20,8 @@ export interface PrintJob {
 export class PrintStore {
   job = $state.raw<PrintJob | null>(null);
   error = $state<string | null>(null);
-  /** Set when printing did not happen (Electron says why; a browser does not tell). */
-  notice = $state<string | null>(null);
+  // Kept as how to say it, so that it follows a change of language.
+  #notice = $state<(() => string) | null>(null);
 
   constructor(
     private readonly api: AdoptionApi,
@@ -29,11 +29,16 @@ export class PrintStore {
     private readonly win: Pick<Window, 'print'> = window,
   ) {}
 
+  /** Set when printing did not happen (Electron says why; a browser does not tell), in the language shown. */
+  get notice(): string | null {
+    return this.#notice?.() ?? null;
+  }
+
   /** What to print next (set by the screen the Print button is on). */
   use(job: PrintJob): void {
     this.job = job;
     this.error = null;
-    this.notice = null;
+    this.#notice = null;
   }
 
   /** The default: every animal saved on this device that is available, by name. */
@@ -51,18 +56,19 @@ export class PrintStore {
   }
 
   async print(): Promise<void> {
-    this.notice = null;
+    this.#notice = null;
     const desktop = this.api.desktop;
     if (!desktop) {
       this.win.print();
       return;
     }
     const result = await desktop.printPage({});
-    if (!result.ok) this.notice = t('toolkit.printNotPrinted', { reason: result.error.message });
-    else if (!result.data.printed) {
-      this.notice = result.data.reason
-        ? t('toolkit.printNotPrintedBecause', { reason: result.data.reason })
-        : t('toolkit.printCancelled');
+    if (!result.ok) {
+      const reason = result.error.message;
+      this.#notice = () => t('toolkit.printNotPrinted', { reason });
+    } else if (!result.data.printed) {
+      const reason = result.data.reason;
+      this.#notice = () => (reason ? t('toolkit.printNotPrintedBecause', { reason }) : t('toolkit.printCancelled'));
     }
   }
 }

@@ -245,7 +245,7 @@ describe('the toolkit’s sentences in Spanish', () => {
     expect(failing.failure).toBe('No se añadió nada: disco lleno');
   });
 
-  it('the English sentences stay as they were', async () => {
+  it('the English sentences stay as they were, and follow a change of language', async () => {
     const fresh = freshDb();
     cleanups.push(fresh.close);
     const store = new ImportStore(
@@ -256,6 +256,15 @@ describe('the toolkit’s sentences in Spanish', () => {
     await store.choose(new File(['name,category\nRex,1\n'], 'one.csv'));
     await store.confirm();
     expect(store.message).toBe('1 animal from one.csv is saved on this device and waiting to send.');
+    const api = new FakeApi(new FakeClock());
+    api.store(newAnimal('Rex', '1', 'available'));
+    api.store(newAnimal('Mia', '1', 'sold'));
+    const prepare = new PrepareForEventStore(api as never, fresh.profileId, new AnimalCache(fresh.db));
+    await prepare.run();
+    expect(prepare.message).toBe('Ready: 2 animals are now available offline.');
+    await useLanguage('es');
+    expect(store.message).toBe('1 animal de one.csv está guardado en este equipo y en espera de enviarse.');
+    expect(prepare.message).toBe('Listo: 2 animales ya están disponibles sin conexión.');
   });
 
   it('"Prepare for the event" and printing say what happened in Spanish', async () => {
