@@ -118,5 +118,90 @@ const messages: Messages = {
   'status.none': () => 'sin estado',
   'status.pending': () => 'pendiente',
   'status.sold': () => 'vendido',
+  'sync.allSent': (d) => 'Se enviaron todos los animales en espera (a las ' + d.time + ').',
+  'sync.attentionEditLabel': (d) => 'Editar ' + d.name,
+  'sync.attentionFailed': (d) =>
+    'No se pudieron mostrar las entradas por revisar: ' + d.reason + '. Se conservan en este equipo.',
+  'sync.attentionNoReason': () => 'sin motivo indicado',
+  'sync.attentionWhat': (d) => d.name + ' (categoría ' + d.category + ') no fue aceptado.',
+  'sync.attentionWhy': (d) => 'El servicio respondió: “' + d.reason + '”',
+  'sync.cancel': () => 'Cancelar',
+  'sync.category': (d) => 'categoría ' + d.category,
+  'sync.checkCandidates': (d) =>
+    plural(d.count, 0, es, {
+      one: 'El servicio tiene un animal parecido que este equipo no había visto antes.',
+      other: 'El servicio tiene animales parecidos que este equipo no había visto antes.',
+    }) + ' Puede ser este, o uno introducido en otro equipo con la misma clave.',
+  'sync.checkHint': () =>
+    '“Es este” guarda ese animal como esta entrada y no envía nada. “Enviar el mío” vuelve a enviar esta entrada con su propia clave: un servicio que guarda las claves no puede crearlo dos veces; uno que no las guarda podría tenerlo entonces dos veces.',
+  'sync.checkMaybeMore': (d) =>
+    'El servicio muestra más de ' + number('es', d.limit, 0) + ' animales así, por lo que puede haber más.',
+  'sync.checkNeeded': () => 'Revisión necesaria',
+  'sync.checkNeededCount': (d) => 'Revisión necesaria (' + number('es', d.count, 0) + ')',
+  'sync.checkTooMany': (d) =>
+    'El servicio muestra más de ' +
+    number('es', d.limit, 0) +
+    ' animales de este tipo (el máximo que devuelve de una vez), así que la app no pudo revisarlos todos. Búscalo en el servicio: si está, descarta esta entrada; si no, envíala.',
+  'sync.checkWhat': (d) =>
+    d.name +
+    ' (categoría ' +
+    d.category +
+    '): su último envío no obtuvo una respuesta clara, así que la app no puede saber si el servicio lo guardó.',
+  'sync.discard': (d) => 'Descartar ' + d.name,
+  'sync.discardMine': () => 'Descartar el mío (está en el servicio)',
+  'sync.dismiss': () => 'Cerrar',
+  'sync.editAndResend': (d) => 'Editar y reenviar ' + d.name,
+  'sync.enteredAt': (d) => 'Introducido a las ' + d.time,
+  'sync.enteredHere': () => 'Introducido en este equipo',
+  'sync.indicatorAllSent': () => 'todo enviado',
+  'sync.indicatorKeyNeeded': () => 'falta la clave',
+  'sync.indicatorLabel': () => 'Conexión y sincronización',
+  'sync.indicatorNoAddress': () => 'Sin dirección del servicio',
+  'sync.indicatorNothing': () => 'nada que enviar',
+  'sync.indicatorSending': (d) => 'enviando ' + number('es', d.current, 0) + ' de ' + number('es', d.total, 0),
+  'sync.indicatorToCheck': (d) => number('es', d.count, 0) + ' por revisar',
+  'sync.indicatorWaiting': (d) => number('es', d.count, 0) + ' en espera de envío',
+  'sync.indicatorWaitingKeyNeeded': (d) => number('es', d.count, 0) + ' en espera de envío · falta la clave',
+  'sync.itIsThisOne': () => 'Es este',
+  'sync.itIsThisOneLabel': (d) => 'Es este: ' + d.name + ' ' + d.animal,
+  'sync.keyFieldFailed': (d) => 'No se pudo mostrar el campo de la clave: ' + d.reason,
+  'sync.keyNone': (d) => 'No hay ninguna clave guardada para ' + d.profile + '.',
+  'sync.keyNoneNeeded': () => 'El servicio necesita una clave de API.',
+  'sync.keyPromptLabel': () => 'Se necesita una clave de API',
+  'sync.keyRefused': (d) => 'El servicio necesita una clave de API válida para ' + d.profile + '.',
+  'sync.keyRefusedSaved': () => 'La clave guardada fue rechazada.',
+  'sync.keyWaiting': (d) =>
+    plural(d.count, 0, es, {
+      one: number('es', d.count, 0) + ' en espera de envío se guarda en este equipo hasta entonces; no se pierde nada.',
+      other:
+        number('es', d.count, 0) + ' en espera de envío se guardan en este equipo hasta entonces; no se pierde nada.',
+    }),
+  'sync.needsAttention': () => 'Requiere atención',
+  'sync.needsAttentionCount': (d) => 'Requiere atención (' + number('es', d.count, 0) + ')',
+  'sync.noAddress': (d) => 'Este perfil todavía no tiene dirección del servicio. Configúrala en ' + d.link + '.',
+  'sync.offlineWaiting': (d) =>
+    plural(d.count, 0, es, {
+      one:
+        'Sin conexión: ' +
+        number('es', d.count, 0) +
+        ' en espera de envío. Está guardado en este equipo y se enviará cuando el servicio esté disponible.',
+      other:
+        'Sin conexión: ' +
+        number('es', d.count, 0) +
+        ' en espera de envío. Están guardados en este equipo y se enviarán cuando el servicio esté disponible.',
+    }),
+  'sync.onService': (d) => 'En el servicio, ' + d.animal,
+  'sync.outboxFailed': (d) => 'No se pudo procesar la cola de envío (' + d.reason + ').',
+  'sync.resend': () => 'Reenviar',
+  'sync.retrying': (d) =>
+    'El último intento no salió bien (' +
+    d.reason +
+    '). Nuevo intento en ' +
+    number('es', d.seconds, 0) +
+    ' s; no se pierde nada.',
+  'sync.sendMine': () => 'Enviar el mío',
+  'sync.sendMineLabel': (d) => 'Enviar el mío: ' + d.name,
+  'sync.sending': (d) => 'Enviando ' + number('es', d.current, 0) + ' de ' + number('es', d.total, 0),
+  'sync.thisProfile': () => 'este perfil',
 };
 export default messages;
