@@ -104,6 +104,78 @@ const messages: Messages = {
   'status.none': () => 'no status',
   'status.pending': () => 'pending',
   'status.sold': () => 'sold',
+  'storage.browserRefused': (d) => "The browser's storage refused the animal (" + d.reason + ').',
+  'storage.candidateNotFound': () => 'The service animal chosen is not one the check found.',
+  'storage.compareFailed': (d) =>
+    "This computer's safety copy could not be compared with the browser's storage (" +
+    d.reason +
+    '). Nothing was changed; it is tried again when the app starts.',
+  'storage.copied': () => 'Copied to the clipboard.',
+  'storage.copyData': () => 'Copy data',
+  'storage.copyFailed': () => 'Could not use the clipboard: select the text and copy it.',
+  'storage.duplicateCheckNeeded': () => 'waiting for a check',
+  'storage.duplicateId': (d) => 'ID ' + d.id,
+  'storage.duplicateMore': (d) => number('en', d.count, 0) + ' more',
+  'storage.duplicateNeedsAttention': () => 'not accepted, waiting for an edit',
+  'storage.duplicateQuestion': (d) =>
+    d.name + ', ' + d.category + ' is already saved on this device (' + d.matches + '). Add another?',
+  'storage.duplicateQueued': () => 'waiting to send',
+  'storage.duplicateRows': (d) =>
+    plural(d.count, 0, en, { one: 'row ' + d.rows + ' of this file', other: 'row ' + d.rows + ' of this file' }),
+  'storage.duplicateSending': () => 'sending',
+  'storage.lost': () =>
+    "The browser's storage on this computer lost animals of this profile (it was cleared or damaged).",
+  'storage.noLongerChecking': () => 'This entry is no longer waiting for a check (another window may have answered).',
+  'storage.noSafetyCopy': () => 'This outbox has no safety copy: it cannot take staff changes.',
+  'storage.onlyAttentionEditable': (d) => 'Only an entry that needs attention can be edited (' + d.state + ').',
+  'storage.persistenceKept': () => 'kept (the browser will not clear it)',
+  'storage.persistenceMayBeCleared': () =>
+    'may be cleared by the browser (the safety copy on this computer keeps every animal entered)',
+  'storage.persistenceUnknown': () => 'not known (this browser does not say)',
+  'storage.recordNameCategory': (d) => d.name + ', category ' + d.category,
+  'storage.restored': (d) =>
+    plural(d.count, 0, en, {
+      one:
+        number('en', d.count, 0) +
+        " animal restored from this computer's safety copy (" +
+        d.names +
+        '). They are sent as usual.',
+      other:
+        number('en', d.count, 0) +
+        " animals restored from this computer's safety copy (" +
+        d.names +
+        '). They are sent as usual.',
+    }),
+  'storage.restoredMore': (d) =>
+    plural(d.count, 0, en, {
+      one:
+        number('en', d.count, 0) +
+        " animal restored from this computer's safety copy (" +
+        d.names +
+        ' and ' +
+        number('en', d.more, 0) +
+        ' more). They are sent as usual.',
+      other:
+        number('en', d.count, 0) +
+        " animals restored from this computer's safety copy (" +
+        d.names +
+        ' and ' +
+        number('en', d.more, 0) +
+        ' more). They are sent as usual.',
+    }),
+  'storage.setAsideAt': (d) => d.record + ' · set aside at ' + d.time,
+  'storage.setAsideDataLabel': (d) => 'Data of ' + d.id,
+  'storage.setAsideIntro': () =>
+    'These entries on this device are damaged and will not be sent. Copy their data to enter the animals again, or to send to support.',
+  'storage.setAsideRecordLabel': (d) => 'Set-aside record ' + d.id,
+  'storage.setAsideTitle': () => 'Set aside: records that could not be read',
+  'storage.setAsideWhy': (d) => 'Why: ' + d.reason,
+  'storage.setAsideWhySummary': () => 'Why it could not be read',
+  'storage.unreadableRecord': () => 'An entry whose animal cannot be read',
+  'storage.unusable': (d) =>
+    "This computer's browser storage cannot be used (" +
+    d.reason +
+    "). Animals you add are kept in this computer's safety copy and sent from there; the list comes from the service.",
   'sync.allSent': (d) => 'All waiting animals were sent (at ' + d.time + ').',
   'sync.attentionEditLabel': (d) => 'Edit ' + d.name,
   'sync.attentionFailed': (d) =>

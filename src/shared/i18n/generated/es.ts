@@ -118,6 +118,82 @@ const messages: Messages = {
   'status.none': () => 'sin estado',
   'status.pending': () => 'pendiente',
   'status.sold': () => 'vendido',
+  'storage.browserRefused': (d) => 'El almacenamiento del navegador rechazó el animal (' + d.reason + ').',
+  'storage.candidateNotFound': () => 'El animal del servicio elegido no es ninguno de los que encontró la revisión.',
+  'storage.compareFailed': (d) =>
+    'No se pudo comparar la copia de seguridad de este equipo con el almacenamiento del navegador (' +
+    d.reason +
+    '). No se cambió nada; se vuelve a intentar al iniciar la app.',
+  'storage.copied': () => 'Copiado al portapapeles.',
+  'storage.copyData': () => 'Copiar datos',
+  'storage.copyFailed': () => 'No se pudo usar el portapapeles: selecciona el texto y cópialo.',
+  'storage.duplicateCheckNeeded': () => 'en espera de una revisión',
+  'storage.duplicateId': (d) => 'ID ' + d.id,
+  'storage.duplicateMore': (d) => number('es', d.count, 0) + ' más',
+  'storage.duplicateNeedsAttention': () => 'no aceptado, en espera de una corrección',
+  'storage.duplicateQuestion': (d) =>
+    d.name + ', ' + d.category + ' ya está guardado en este equipo (' + d.matches + '). ¿Quieres añadir otro?',
+  'storage.duplicateQueued': () => 'en espera de envío',
+  'storage.duplicateRows': (d) =>
+    plural(d.count, 0, es, {
+      one: 'fila ' + d.rows + ' de este archivo',
+      other: 'filas ' + d.rows + ' de este archivo',
+    }),
+  'storage.duplicateSending': () => 'enviándose',
+  'storage.lost': () =>
+    'El almacenamiento del navegador de este equipo perdió animales de este perfil (se borró o se dañó).',
+  'storage.noLongerChecking': () =>
+    'Esta entrada ya no espera una revisión (puede que otra ventana ya haya respondido).',
+  'storage.noSafetyCopy': () => 'Esta cola de envío no tiene copia de seguridad: no admite cambios del personal.',
+  'storage.onlyAttentionEditable': (d) => 'Solo se puede editar una entrada que requiere atención (' + d.state + ').',
+  'storage.persistenceKept': () => 'se conserva (el navegador no lo borrará)',
+  'storage.persistenceMayBeCleared': () =>
+    'el navegador puede borrarlo (la copia de seguridad de este equipo conserva todos los animales introducidos)',
+  'storage.persistenceUnknown': () => 'no se sabe (este navegador no lo indica)',
+  'storage.recordNameCategory': (d) => d.name + ', categoría ' + d.category,
+  'storage.restored': (d) =>
+    plural(d.count, 0, es, {
+      one:
+        number('es', d.count, 0) +
+        ' animal restaurado desde la copia de seguridad de este equipo (' +
+        d.names +
+        '). Se envía como de costumbre.',
+      other:
+        number('es', d.count, 0) +
+        ' animales restaurados desde la copia de seguridad de este equipo (' +
+        d.names +
+        '). Se envían como de costumbre.',
+    }),
+  'storage.restoredMore': (d) =>
+    plural(d.count, 0, es, {
+      one:
+        number('es', d.count, 0) +
+        ' animal restaurado desde la copia de seguridad de este equipo (' +
+        d.names +
+        ' y ' +
+        number('es', d.more, 0) +
+        ' más). Se envía como de costumbre.',
+      other:
+        number('es', d.count, 0) +
+        ' animales restaurados desde la copia de seguridad de este equipo (' +
+        d.names +
+        ' y ' +
+        number('es', d.more, 0) +
+        ' más). Se envían como de costumbre.',
+    }),
+  'storage.setAsideAt': (d) => d.record + ' · apartado a las ' + d.time,
+  'storage.setAsideDataLabel': (d) => 'Datos de ' + d.id,
+  'storage.setAsideIntro': () =>
+    'Estas entradas de este equipo están dañadas y no se enviarán. Copia sus datos para volver a introducir los animales o para enviarlos al soporte.',
+  'storage.setAsideRecordLabel': (d) => 'Registro apartado ' + d.id,
+  'storage.setAsideTitle': () => 'Apartados: registros que no se pudieron leer',
+  'storage.setAsideWhy': (d) => 'Motivo: ' + d.reason,
+  'storage.setAsideWhySummary': () => 'Por qué no se pudo leer',
+  'storage.unreadableRecord': () => 'Una entrada cuyo animal no se puede leer',
+  'storage.unusable': (d) =>
+    'No se puede usar el almacenamiento del navegador de este equipo (' +
+    d.reason +
+    '). Los animales que añadas se guardan en la copia de seguridad de este equipo y se envían desde ahí; la lista viene del servicio.',
   'sync.allSent': (d) => 'Se enviaron todos los animales en espera (a las ' + d.time + ').',
   'sync.attentionEditLabel': (d) => 'Editar ' + d.name,
   'sync.attentionFailed': (d) =>
