@@ -19,7 +19,12 @@ const messages: Messages = {
   'app.notFoundLink': () => '⟦Ĝö ţö ţĥé åñîɱåļ ļîšţ~~~~~~~⟧',
   'app.notFoundTitle': () => '⟦Þåĝé ñöţ ƒöûñđ~~~~~⟧',
   'app.productName': () => '⟦Åđöþţîöñ Đéšķ~~~~~⟧',
+  'app.profileDataNotDeleted': (d) =>
+    '⟦Ţĥé þŕöƒîļé ŵåš ŕéɱöṽéđ, ƀûţ îţš đåţå öñ ţĥîš çöɱþûţéŕ çöûļđ ñöţ ƀé đéļéţéđ (~~~~~~~~~~~~~~~~~~~~~~~~~' +
+    d.reason +
+    ').⟧',
   'app.profilesFailed': (d) => '⟦Çöûļđ ñöţ ļöåđ ţĥé þŕöƒîļéš:~~~~~~~~~~ ' + d.reason + '⟧',
+  'app.screenFailed': (d) => '⟦Ţĥîš šçŕééñ çöûļđ ñöţ ƀé ļöåđéđ:~~~~~~~~~~~ ' + d.reason + '⟧',
   'language.failed': (d) => '⟦Ţĥé ļåñĝûåĝé çöûļđ ñöţ ƀé çĥåñĝéđ:~~~~~~~~~~~~ ' + d.reason + '⟧',
   'language.heading': () => '⟦Ļåñĝûåĝé~~~~⟧',
   'language.hint': () =>

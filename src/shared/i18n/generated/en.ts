@@ -19,7 +19,10 @@ const messages: Messages = {
   'app.notFoundLink': () => 'Go to the animal list',
   'app.notFoundTitle': () => 'Page not found',
   'app.productName': () => 'Adoption Desk',
+  'app.profileDataNotDeleted': (d) =>
+    'The profile was removed, but its data on this computer could not be deleted (' + d.reason + ').',
   'app.profilesFailed': (d) => 'Could not load the profiles: ' + d.reason,
+  'app.screenFailed': (d) => 'This screen could not be loaded: ' + d.reason,
   'language.failed': (d) => 'The language could not be changed: ' + d.reason,
   'language.heading': () => 'Language',
   'language.hint': () =>

@@ -19,7 +19,10 @@ const messages: Messages = {
   'app.notFoundLink': () => 'Ir a la lista de animales',
   'app.notFoundTitle': () => 'Página no encontrada',
   'app.productName': () => 'Adoption Desk',
+  'app.profileDataNotDeleted': (d) =>
+    'Se quitó el perfil, pero no se pudieron eliminar sus datos de este equipo (' + d.reason + ').',
   'app.profilesFailed': (d) => 'No se pudieron cargar los perfiles: ' + d.reason,
+  'app.screenFailed': (d) => 'No se pudo cargar esta pantalla: ' + d.reason,
   'language.failed': (d) => 'No se pudo cambiar el idioma: ' + d.reason,
   'language.heading': () => 'Idioma',
   'language.hint': () =>

@@ -14,7 +14,9 @@ export interface Messages {
   'app.notFoundLink': () => string;
   'app.notFoundTitle': () => string;
   'app.productName': () => string;
+  'app.profileDataNotDeleted': (d: { reason: string | number }) => string;
   'app.profilesFailed': (d: { reason: string | number }) => string;
+  'app.screenFailed': (d: { reason: string | number }) => string;
   'language.failed': (d: { reason: string | number }) => string;
   'language.heading': () => string;
   'language.hint': () => string;
