@@ -6,7 +6,7 @@
  * queue and its progress (OutboxStore); what follows from a change of one is wired here.
  */
 import { DiagnosticsStore, GovernorStore } from '../diagnostics';
-import { LanguageStore } from '../i18n';
+import { LanguageStore, t } from '../i18n';
 import type { AdoptionApi } from '../shared/client';
 import { errorMessage } from '../shared/errors';
 import {
@@ -166,8 +166,7 @@ export class AppStores implements AppContext {
     try {
       await deleteProfileDb(profileId);
     } catch (error) {
-      const why = errorMessage(error);
-      return `The profile was removed, but its data on this computer could not be deleted (${why}).`;
+      return t('app.profileDataNotDeleted', { reason: errorMessage(error) });
     }
     return null;
   }

@@ -13,6 +13,7 @@
  */
 import { ANIMAL_STATUSES, type AnimalStatus, LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN } from '../shared/animal';
 import type { AdoptionApi } from '../shared/client';
+import { t } from '../i18n';
 import { collapseDuplicateIds } from '../shared/duplicate-ids';
 import { type AppError, UNREACHABLE_CODES } from '../shared/result';
 import type { AnimalCache, CachedAnimal, OutboxEntry } from '../storage';
@@ -51,13 +52,14 @@ export class AnimalListStore {
   error = $state<AppError | null>(null);
   /** The service has not answered the current query yet (the core may be holding it back). */
   waiting = $state(false);
-  /** Said when Refresh was pressed while the list was already waiting for the service. */
-  refreshNote = $state<string | null>(null);
+  /** Refresh was pressed while the list was already waiting for the service (`refreshNote` says so). */
+  #refreshNoted = $state(false);
   readonly limitError: string | null = $derived.by(() => {
     const text = this.limitText.trim();
-    if (!/^\d+$/.test(text)) return `Limit must be a whole number from ${LIMIT_MIN} to ${LIMIT_MAX}.`;
+    const range = { min: LIMIT_MIN, max: LIMIT_MAX };
+    if (!/^\d+$/.test(text)) return t('list.limitNotWhole', range);
     const value = Number(text);
-    return value < LIMIT_MIN || value > LIMIT_MAX ? `Limit must be from ${LIMIT_MIN} to ${LIMIT_MAX}.` : null;
+    return value < LIMIT_MIN || value > LIMIT_MAX ? t('list.limitOutOfRange', range) : null;
   });
   /** Entries not sent yet that match the filter and the search, in the order they were entered. */
   readonly queued: OutboxEntry[] = $derived.by(() => {
@@ -103,6 +105,11 @@ export class AnimalListStore {
     private readonly outbox: ListOutbox = NO_OUTBOX,
   ) {}
 
+  /** Said when Refresh was pressed while the list was already waiting for the service. */
+  get refreshNote(): string | null {
+    return this.#refreshNoted ? t('list.alreadyWaiting') : null;
+  }
+
   get limit(): number {
     return this.limitError ? LIMIT_DEFAULT : Number(this.limitText.trim());
   }
@@ -123,7 +130,7 @@ export class AnimalListStore {
    */
   refresh(): Promise<void> {
     if (this.waiting) {
-      this.refreshNote = 'Already waiting for the service: the list updates as soon as it answers.';
+      this.#refreshNoted = true;
       return Promise.resolve();
     }
     return this.load();
@@ -184,7 +191,7 @@ export class AnimalListStore {
     const result = await this.api.listPets({ profileId: this.profileId, query, view: 'animal-list' });
     if (request !== this.#request) return;
     this.waiting = false;
-    this.refreshNote = null;
+    this.#refreshNoted = false;
     if (result.ok) {
       // An answer may repeat an id (the core notes it in Diagnostics): one row per id, the last record wins.
       const animals = collapseDuplicateIds(result.data.animals, (animal) => animal.id);

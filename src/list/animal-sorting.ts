@@ -1,19 +1,26 @@
 /** Quick search by name and sorting by name or id, shared by the list and the saved view. */
 import type { Animal } from '../shared/animal';
+import { currentLanguage, intlLocale, type MessageKey } from '../shared/i18n';
 import { compareInt64 } from '../shared/int64';
 
 export type SortKey = 'service' | 'name' | 'id';
 
-export const SORT_LABEL: Record<SortKey, string> = {
-  service: 'Service order',
-  name: 'Name (A–Z)',
-  id: 'ID (lowest first)',
-};
+/** The messages naming each sort (SearchSort shows them). */
+export const SORT_LABEL = {
+  service: 'list.sortService',
+  name: 'list.sortName',
+  id: 'list.sortId',
+} as const satisfies Record<SortKey, MessageKey>;
 
-const collator = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
+/** The collator of the current language (names sort as that language orders its letters: ñ after n). */
+let collator: { locale: string; compare: Intl.Collator['compare'] } | null = null;
 
 /** Compares two names as the name sort does (case- and accent-insensitive, numbers by value). */
 export function compareNames(a: string, b: string): number {
+  const locale = intlLocale(currentLanguage());
+  if (collator?.locale !== locale) {
+    collator = { locale, compare: new Intl.Collator(locale, { sensitivity: 'base', numeric: true }).compare };
+  }
   return collator.compare(a, b);
 }
 

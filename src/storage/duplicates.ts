@@ -6,6 +6,7 @@
  */
 import type { Animal, NewAnimal } from '../shared/animal';
 import type { CategoryLabels } from '../shared/categories';
+import { formatNumber, type MessageKey, t } from '../shared/i18n';
 import { matchKey } from '../shared/text-match';
 import type { ProfileDb } from './db';
 import type { OutboxEntry, OutboxState } from './outbox-records';
@@ -75,25 +76,37 @@ export class DuplicateIndex {
   }
 }
 
-const STATE_WORDS: Record<Exclude<OutboxState, 'sent'>, string> = {
-  queued: 'waiting to send',
-  sending: 'sending',
-  needs_attention: 'not accepted, waiting for an edit',
-  check_needed: 'waiting for a check',
-};
+const STATE_WORDS = {
+  queued: 'storage.duplicateQueued',
+  sending: 'storage.duplicateSending',
+  needs_attention: 'storage.duplicateNeedsAttention',
+  check_needed: 'storage.duplicateCheckNeeded',
+} as const satisfies Record<Exclude<OutboxState, 'sent'>, MessageKey>;
 
-/** "ID 41 / waiting to send", "row 4 of this file": each kind of match once, ids up to three. */
+/**
+ * "ID 41 / waiting to send", "row 4 of this file": each kind of match once, ids up to three, in
+ * the current language (the import preview and the add form say it once, when they ask).
+ */
 export function describeMatches(matches: readonly DuplicateMatch[]): string {
-  const ids = matches.flatMap((match) => (match.kind === 'known' ? [`ID ${match.id}`] : []));
-  const states = [...new Set(matches.flatMap((match) => (match.kind === 'outbox' ? [STATE_WORDS[match.state]] : [])))];
-  const rows = matches.flatMap((match) => (match.kind === 'file' ? [match.row] : []));
-  const parts = ids.length > 3 ? [...ids.slice(0, 3), `${ids.length - 3} more`] : ids;
+  const ids = matches.flatMap((match) => (match.kind === 'known' ? [t('storage.duplicateId', { id: match.id })] : []));
+  const states = [
+    ...new Set(matches.flatMap((match) => (match.kind === 'outbox' ? [t(STATE_WORDS[match.state])] : []))),
+  ];
+  // Row numbers as a spreadsheet shows them: no grouping ("row 1234").
+  const rows = matches.flatMap((match) =>
+    match.kind === 'file' ? [formatNumber(match.row, { useGrouping: false })] : [],
+  );
+  const parts = ids.length > 3 ? [...ids.slice(0, 3), t('storage.duplicateMore', { count: ids.length - 3 })] : ids;
   parts.push(...states);
-  if (rows.length > 0) parts.push(`row ${rows.join(', ')} of this file`);
+  if (rows.length > 0) parts.push(t('storage.duplicateRows', { count: rows.length, rows: rows.join(', ') }));
   return parts.join(' / ');
 }
 
 /** The add form's question: "Kitten, Cats is already saved on this device (ID 41 / waiting to send). Add another?" */
 export function duplicateQuestion(animal: Named, matches: readonly DuplicateMatch[], labels: CategoryLabels): string {
-  return `${animal.name}, ${labels.describe(animal.categoryId)} is already saved on this device (${describeMatches(matches)}). Add another?`;
+  return t('storage.duplicateQuestion', {
+    name: animal.name,
+    category: labels.describe(animal.categoryId),
+    matches: describeMatches(matches),
+  });
 }

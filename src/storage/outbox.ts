@@ -12,6 +12,7 @@ import type { Animal, NewAnimal } from '../shared/animal';
 import { type Clock, systemClock } from '../shared/clock';
 import type { SafetyEntry } from '../shared/api';
 import { describeIssues, errorMessage } from '../shared/errors';
+import { t } from '../shared/i18n';
 import type { AppError } from '../shared/result';
 import { AnimalCache } from './animal-cache';
 import type { ProfileDb, SetAsideRow } from './db';
@@ -45,7 +46,7 @@ export class BrowserStorageError extends Error {
     readonly kept: readonly OutboxEntry[],
     options: { cause: unknown },
   ) {
-    super(`The browser's storage refused the animal (${errorMessage(options.cause)}).`, options);
+    super(t('storage.browserRefused', { reason: errorMessage(options.cause) }), options);
   }
 }
 
@@ -65,7 +66,7 @@ export class Outbox {
   }
 
   private safetyCopy(): SafetyCopyPort {
-    if (!this.copy) throw new Error('This outbox has no safety copy: it cannot take staff changes.');
+    if (!this.copy) throw new Error(t('storage.noSafetyCopy'));
     return this.copy;
   }
 
@@ -209,7 +210,7 @@ export class Outbox {
     if (chosen) await this.safetyCopy().settle(localId, { kind: 'acknowledged', id: animalId });
     await this.answer(localId, async (row) => {
       const animal = row.check?.candidates.find((candidate) => candidate.id === animalId);
-      if (!animal) throw new OutboxStateError('The service animal chosen is not one the check found.');
+      if (!animal) throw new OutboxStateError(t('storage.candidateNotFound'));
       await this.markSent(localId, animal);
     });
   }
@@ -233,7 +234,7 @@ export class Outbox {
     await db.transaction('rw', db.outbox, db.animals, async () => {
       const row = await db.outbox.get(localId);
       if (row?.state !== 'check_needed') {
-        throw new OutboxStateError('This entry is no longer waiting for a check (another window may have answered).');
+        throw new OutboxStateError(t('storage.noLongerChecking'));
       }
       await apply(row);
     });
@@ -244,7 +245,7 @@ export class Outbox {
     const db = this.db;
     const before = await db.outbox.get(localId);
     if (!before || before.state !== 'needs_attention') {
-      throw new OutboxStateError(`Only an entry that needs attention can be edited (${before?.state ?? 'missing'}).`);
+      throw new OutboxStateError(t('storage.onlyAttentionEditable', { state: before?.state ?? 'missing' }));
     }
     const idempotencyKey = crypto.randomUUID();
     await this.safetyCopy().keep([{ localId, idempotencyKey, animal, createdAt: before.createdAt }]);
@@ -252,7 +253,7 @@ export class Outbox {
     await db.transaction('rw', db.outbox, async () => {
       const row = await db.outbox.get(localId);
       if (!row || row.state !== 'needs_attention') {
-        throw new OutboxStateError(`Only an entry that needs attention can be edited (${row?.state ?? 'missing'}).`);
+        throw new OutboxStateError(t('storage.onlyAttentionEditable', { state: row?.state ?? 'missing' }));
       }
       edited = {
         ...row,

@@ -6,6 +6,7 @@
  * in this window's memory filled from the safety copy (db.ts `openMemoryProfileDb`). What staff
  * should know is `notice`; Diagnostics gets each event (StorageHealthStore).
  */
+import { t } from '../i18n';
 import { type Clock, systemClock } from '../shared/clock';
 import { errorMessage } from '../shared/errors';
 import type { ProfileDb } from './db';
@@ -25,20 +26,37 @@ export interface ProfileStorageHooks {
   restored(): void;
 }
 
-const animals = (count: number) => (count === 1 ? '1 animal' : `${count} animals`);
+/** At most this many names of restored animals are said; the rest are counted. */
+const NAMES_SHOWN = 5;
 
 /** "3 animals restored from this computer's safety copy" and the names, for staff. */
 function restoredText(names: readonly string[]): string {
-  const shown = names.slice(0, 5).join(', ') + (names.length > 5 ? ` and ${names.length - 5} more` : '');
-  return `${animals(names.length)} restored from this computer's safety copy (${shown}). They are sent as usual.`;
+  const shown = names.slice(0, NAMES_SHOWN).join(', ');
+  return names.length > NAMES_SHOWN
+    ? t('storage.restoredMore', { count: names.length, names: shown, more: names.length - NAMES_SHOWN })
+    : t('storage.restored', { count: names.length, names: shown });
 }
 
-const UNUSABLE = (reason: string) =>
-  `This computer's browser storage cannot be used (${reason}). Animals you add are kept in this computer's safety copy and sent from there; the list comes from the service.`;
-const LOST = "The browser's storage on this computer lost animals of this profile (it was cleared or damaged).";
+/** What the last check found that staff should know (the notice is made from it in the language shown). */
+type Found =
+  | { kind: 'compare_failed'; reason: string }
+  | { kind: 'checked'; memory: string | null; restored: readonly string[]; problems: readonly string[] };
+
+function noticeOf(found: Found): StorageNotice | null {
+  if (found.kind === 'compare_failed') {
+    return { tone: 'error', text: t('storage.compareFailed', { reason: found.reason }) };
+  }
+  const { memory, restored, problems } = found;
+  const parts: string[] = [];
+  if (memory !== null) parts.push(t('storage.unusable', { reason: memory }));
+  else if (restored.length > 0) parts.push(t('storage.lost'));
+  if (restored.length > 0) parts.push(restoredText(restored));
+  if (problems.length > 0) parts.push(problems.join(' '));
+  return parts.length > 0 ? { tone: memory !== null ? 'error' : 'warn', text: parts.join(' ') } : null;
+}
 
 export class ProfileStorage {
-  notice = $state<StorageNotice | null>(null);
+  #found = $state.raw<Found | null>(null);
   #running: Promise<void> | null = null;
   #again = false;
   #stopped = false;
@@ -58,6 +76,11 @@ export class ProfileStorage {
     private readonly hooks: ProfileStorageHooks,
     private readonly clock: Pick<Clock, 'now'> = systemClock,
   ) {}
+
+  /** What staff should know of this profile's storage, or null. */
+  get notice(): StorageNotice | null {
+    return this.#found && noticeOf(this.#found);
+  }
 
   start(): Promise<void> {
     this.db.on('close', this.#onClose);
@@ -92,7 +115,7 @@ export class ProfileStorage {
 
   /** Staff read the notice: it goes, here and after a reload. */
   dismiss(): void {
-    this.notice = null;
+    this.#found = null;
     void dismissRestored(this.db).catch(() => undefined);
   }
 
@@ -114,10 +137,7 @@ export class ProfileStorage {
       report = await restoreFromSafetyCopy(this.db, this.copy, this.clock);
     } catch (error) {
       if (this.#stopped) return;
-      this.notice = {
-        tone: 'error',
-        text: `This computer's safety copy could not be compared with the browser's storage (${errorMessage(error)}). Nothing was changed; it is tried again when the app starts.`,
-      };
+      this.#found = { kind: 'compare_failed', reason: errorMessage(error) };
       return;
     }
     if (this.#stopped) return;
@@ -132,11 +152,6 @@ export class ProfileStorage {
       this.#listedAt = record.at;
       this.health.record({ kind: 'restored', profileId: this.profileId, at: record.at, names: record.names });
     }
-    const parts: string[] = [];
-    if (memory !== null) parts.push(UNUSABLE(memory));
-    else if (restored.length > 0) parts.push(LOST);
-    if (restored.length > 0) parts.push(restoredText(restored));
-    if (report.problems.length > 0) parts.push(report.problems.join(' '));
-    this.notice = parts.length > 0 ? { tone: memory !== null ? 'error' : 'warn', text: parts.join(' ') } : null;
+    this.#found = { kind: 'checked', memory, restored, problems: report.problems };
   }
 }

@@ -4,12 +4,13 @@
  * entered is lost even when the app cannot send it.
  */
 import { liveQuery, type Subscription } from 'dexie';
+import { t } from '../i18n';
 import type { ProfileDb, SetAsideRow } from './db';
 
 export class SetAsideStore {
   rows = $state.raw<SetAsideRow[]>([]);
   /** What the last Copy did, by row id. */
-  copied = $state<Record<string, string>>({});
+  #copies = $state<Record<string, 'copied' | 'failed'>>({});
   #subscription: Subscription | null = null;
 
   constructor(
@@ -25,6 +26,16 @@ export class SetAsideStore {
     });
   }
 
+  /** What the last Copy did, by row id, as staff read it. */
+  get copied(): Record<string, string> {
+    return Object.fromEntries(
+      Object.entries(this.#copies).map(([id, outcome]) => [
+        id,
+        outcome === 'copied' ? t('storage.copied') : t('storage.copyFailed'),
+      ]),
+    );
+  }
+
   stop(): void {
     this.#subscription?.unsubscribe();
     this.#subscription = null;
@@ -35,9 +46,9 @@ export class SetAsideStore {
     try {
       if (!this.clipboard) throw new Error('no clipboard');
       await this.clipboard.writeText(rawJson(row));
-      this.copied = { ...this.copied, [row.id]: 'Copied to the clipboard.' };
+      this.#copies = { ...this.#copies, [row.id]: 'copied' };
     } catch {
-      this.copied = { ...this.copied, [row.id]: 'Could not use the clipboard: select the text and copy it.' };
+      this.#copies = { ...this.#copies, [row.id]: 'failed' };
     }
   }
 }
@@ -50,7 +61,9 @@ export function rawJson(row: SetAsideRow): string {
 export function describeRecord(row: SetAsideRow): string {
   const pet: unknown = typeof row.raw === 'object' && row.raw !== null ? (row.raw as { pet?: unknown }).pet : null;
   const { name, categoryId } = (typeof pet === 'object' && pet !== null ? pet : {}) as Record<string, unknown>;
-  if (typeof name !== 'string' || name.trim() === '') return 'An entry whose animal cannot be read';
-  const category = typeof categoryId === 'string' || typeof categoryId === 'number' ? `, category ${categoryId}` : '';
-  return `${name.trim().slice(0, 100)}${category}`;
+  if (typeof name !== 'string' || name.trim() === '') return t('storage.unreadableRecord');
+  const shown = name.trim().slice(0, 100);
+  return typeof categoryId === 'string' || typeof categoryId === 'number'
+    ? t('storage.recordNameCategory', { name: shown, category: categoryId })
+    : shown;
 }

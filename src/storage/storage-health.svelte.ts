@@ -4,13 +4,21 @@
  * profile's storage (animals restored from the safety copy, storage that could not be used,
  * problems the safety copy's reading found). One per window (AppStores).
  */
+import { t } from '../i18n';
 
 export type Persistence = 'kept' | 'may_be_cleared' | 'unknown';
 
-export const PERSISTENCE_TEXT: Record<Persistence, string> = {
-  kept: 'kept (the browser will not clear it)',
-  may_be_cleared: 'may be cleared by the browser (the safety copy on this computer keeps every animal entered)',
-  unknown: 'not known (this browser does not say)',
+/** Each answer as staff read it, in the language shown (read in a template, it follows the language). */
+export const PERSISTENCE_TEXT: Readonly<Record<Persistence, string>> = {
+  get kept() {
+    return t('storage.persistenceKept');
+  },
+  get may_be_cleared() {
+    return t('storage.persistenceMayBeCleared');
+  },
+  get unknown() {
+    return t('storage.persistenceUnknown');
+  },
 };
 
 export type StorageEvent = { profileId: string; at: number } & (

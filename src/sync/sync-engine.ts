@@ -11,6 +11,7 @@
 import type { AdoptionApi } from '../shared/client';
 import { type Clock, systemClock } from '../shared/clock';
 import { errorMessage } from '../shared/errors';
+import { t } from '../shared/i18n';
 import { Outbox, type OutboxEntry, type ProfileDb } from '../storage';
 import { tryEntry } from './send-entry';
 import { retryDelay } from './sync-decisions';
@@ -173,7 +174,7 @@ export class SyncEngine {
       } catch (error) {
         if (!this.live(profileId, state)) break;
         const message = errorMessage(error);
-        state.progress.lastError = { code: 'internal', message: `The outbox could not be processed (${message}).` };
+        state.progress.lastError = { code: 'internal', message: t('sync.outboxFailed', { reason: message }) };
         this.schedule(profileId, state, this.clock.now() + INTERNAL_RETRY_MS);
         this.emit(profileId);
       }

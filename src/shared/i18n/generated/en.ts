@@ -50,7 +50,10 @@ const messages: Messages = {
   'app.notFoundLink': () => 'Go to the animal list',
   'app.notFoundTitle': () => 'Page not found',
   'app.productName': () => 'Adoption Desk',
+  'app.profileDataNotDeleted': (d) =>
+    'The profile was removed, but its data on this computer could not be deleted (' + d.reason + ').',
   'app.profilesFailed': (d) => 'Could not load the profiles: ' + d.reason,
+  'app.screenFailed': (d) => 'This screen could not be loaded: ' + d.reason,
   'categories.empty': () => 'No category has a name yet.',
   'categories.export': () => 'Export names to a file',
   'categories.exportWhat': (d) =>
@@ -209,6 +212,80 @@ const messages: Messages = {
     'Screens, files and printouts use this language. Animal names, categories and ids stay as the service has them.',
   'language.label': () => 'Language of the app',
   'language.system': (d) => 'System language (' + d.language + ')',
+  'list.addAnimal': () => 'Add animal',
+  'list.alreadyWaiting': () => 'Already waiting for the service: the list updates as soon as it answers.',
+  'list.chipCheckNeeded': () => 'check needed',
+  'list.chipNeedsAttention': () => 'needs attention',
+  'list.chipQueued': () => 'waiting to send',
+  'list.chipSending': () => 'sending…',
+  'list.chipSent': () => 'sent',
+  'list.exportWhat': () => 'Animals',
+  'list.keyProblemNothing': () => 'Nothing to list yet. The service needs a valid API key (above).',
+  'list.keyProblemSaved': (d) => 'Showing what was saved at ' + d.time + '. The service needs a valid API key (above).',
+  'list.limitLabel': (d) => 'Limit (' + number('en', d.min, 0) + '–' + number('en', d.max, 0) + ')',
+  'list.limitNotWhole': (d) =>
+    'Limit must be a whole number from ' + number('en', d.min, 0) + ' to ' + number('en', d.max, 0) + '.',
+  'list.limitOutOfRange': (d) => 'Limit must be from ' + number('en', d.min, 0) + ' to ' + number('en', d.max, 0) + '.',
+  'list.loadFailed': (d) => 'Could not load the list: ' + d.reason,
+  'list.loading': () => 'Loading animals…',
+  'list.noAddress': () => 'Nothing to list until this profile has a service address.',
+  'list.noneMatchFilter': () => 'No animals match this filter.',
+  'list.noneMatchSearch': (d) => 'No animal shown has “' + d.search + '” in its name.',
+  'list.notSentYet': () => 'Not sent yet',
+  'list.offlineMatching': (d) =>
+    'Offline: showing what was saved at ' +
+    d.time +
+    ' (this exact list was never fetched, so these are the saved animals that match it). ' +
+    d.link +
+    '.',
+  'list.offlineNever': (d) => 'Offline: this list was never fetched on this device. ' + d.link + '.',
+  'list.offlineSaved': (d) => 'Offline: showing what was saved at ' + d.time + '. ' + d.link + '.',
+  'list.offlineSeeSaved': () => 'See everything saved on this device',
+  'list.prepare': () => 'Prepare for the event',
+  'list.preparing': () => 'Preparing…',
+  'list.printSource': () => 'The list as shown',
+  'list.printSourceSearch': (d) => 'The list as shown (names with “' + d.search + '”)',
+  'list.printTitleAll': () => 'Animals',
+  'list.printTitleStatus': (d) =>
+    select(d.status, {
+      available: 'Available animals',
+      pending: 'Pending animals',
+      sold: 'Sold animals',
+      other: 'Animals',
+    }),
+  'list.refresh': () => 'Refresh',
+  'list.rowCategory': () => 'Category',
+  'list.rowCategoryTitle': (d) => 'Category ID ' + d.category,
+  'list.rowId': () => 'ID',
+  'list.rowIdTitle': (d) => 'ID ' + d.id,
+  'list.rowsFromService': () => 'Animals from the service',
+  'list.savedExportWhat': () => 'Saved on this device',
+  'list.savedFailed': (d) => 'Could not read the saved animals: ' + d.reason,
+  'list.savedIntro': (d) =>
+    'Every animal of this profile kept on this computer (' + number('en', d.total, 0) + '), usable with no connection.',
+  'list.savedNewest': (d) => 'Newest confirmation ' + d.time + '.',
+  'list.savedNoneWithSearch': (d) => 'No saved animal has “' + d.search + '” in its name.',
+  'list.savedNoneWithStatus': (d) => 'No saved animal is “' + d.status + '”.',
+  'list.savedNoneWithStatusAndSearch': (d) => 'No “' + d.status + '” saved animal has “' + d.search + '” in its name.',
+  'list.savedNothing': () => 'Nothing is saved yet. Open the list or use “Prepare for the event” while online.',
+  'list.savedPartial': (d) => 'Showing the first ' + number('en', d.count, 0) + ' while the rest is read.',
+  'list.savedPrintSource': () => 'Saved on this device',
+  'list.savedPrintSourceSearch': (d) => 'Saved on this device (names with “' + d.search + '”)',
+  'list.savedPrintTitleAll': () => 'Animals saved on this device',
+  'list.savedReading': () => 'Reading saved animals…',
+  'list.savedRows': () => 'Animals saved on this device',
+  'list.savedTitle': () => 'Saved on this device',
+  'list.searchByName': () => 'Search by name',
+  'list.serviceDecides': () => 'service decides',
+  'list.showingSaved': (d) => 'Showing saved data: ' + d.reason,
+  'list.sortBy': () => 'Sort by',
+  'list.sortId': () => 'ID (lowest first)',
+  'list.sortName': () => 'Name (A–Z)',
+  'list.sortService': () => 'Service order',
+  'list.statusAll': () => 'all',
+  'list.statusLabel': () => 'Status',
+  'list.title': () => 'Animals',
+  'list.updated': (d) => 'Updated ' + d.time + ' · ' + number('en', d.count, 0) + ' shown',
   'orders.about': (d) =>
     'The service’s interface does not describe orders, so this is exactly the JSON it returned for ' +
     d.request +
@@ -350,6 +427,162 @@ const messages: Messages = {
   'status.none': () => 'no status',
   'status.pending': () => 'pending',
   'status.sold': () => 'sold',
+  'storage.browserRefused': (d) => "The browser's storage refused the animal (" + d.reason + ').',
+  'storage.candidateNotFound': () => 'The service animal chosen is not one the check found.',
+  'storage.compareFailed': (d) =>
+    "This computer's safety copy could not be compared with the browser's storage (" +
+    d.reason +
+    '). Nothing was changed; it is tried again when the app starts.',
+  'storage.copied': () => 'Copied to the clipboard.',
+  'storage.copyData': () => 'Copy data',
+  'storage.copyFailed': () => 'Could not use the clipboard: select the text and copy it.',
+  'storage.duplicateCheckNeeded': () => 'waiting for a check',
+  'storage.duplicateId': (d) => 'ID ' + d.id,
+  'storage.duplicateMore': (d) => number('en', d.count, 0) + ' more',
+  'storage.duplicateNeedsAttention': () => 'not accepted, waiting for an edit',
+  'storage.duplicateQuestion': (d) =>
+    d.name + ', ' + d.category + ' is already saved on this device (' + d.matches + '). Add another?',
+  'storage.duplicateQueued': () => 'waiting to send',
+  'storage.duplicateRows': (d) =>
+    plural(d.count, 0, en, { one: 'row ' + d.rows + ' of this file', other: 'row ' + d.rows + ' of this file' }),
+  'storage.duplicateSending': () => 'sending',
+  'storage.lost': () =>
+    "The browser's storage on this computer lost animals of this profile (it was cleared or damaged).",
+  'storage.noLongerChecking': () => 'This entry is no longer waiting for a check (another window may have answered).',
+  'storage.noSafetyCopy': () => 'This outbox has no safety copy: it cannot take staff changes.',
+  'storage.onlyAttentionEditable': (d) => 'Only an entry that needs attention can be edited (' + d.state + ').',
+  'storage.persistenceKept': () => 'kept (the browser will not clear it)',
+  'storage.persistenceMayBeCleared': () =>
+    'may be cleared by the browser (the safety copy on this computer keeps every animal entered)',
+  'storage.persistenceUnknown': () => 'not known (this browser does not say)',
+  'storage.recordNameCategory': (d) => d.name + ', category ' + d.category,
+  'storage.restored': (d) =>
+    plural(d.count, 0, en, {
+      one:
+        number('en', d.count, 0) +
+        " animal restored from this computer's safety copy (" +
+        d.names +
+        '). They are sent as usual.',
+      other:
+        number('en', d.count, 0) +
+        " animals restored from this computer's safety copy (" +
+        d.names +
+        '). They are sent as usual.',
+    }),
+  'storage.restoredMore': (d) =>
+    plural(d.count, 0, en, {
+      one:
+        number('en', d.count, 0) +
+        " animal restored from this computer's safety copy (" +
+        d.names +
+        ' and ' +
+        number('en', d.more, 0) +
+        ' more). They are sent as usual.',
+      other:
+        number('en', d.count, 0) +
+        " animals restored from this computer's safety copy (" +
+        d.names +
+        ' and ' +
+        number('en', d.more, 0) +
+        ' more). They are sent as usual.',
+    }),
+  'storage.setAsideAt': (d) => d.record + ' · set aside at ' + d.time,
+  'storage.setAsideDataLabel': (d) => 'Data of ' + d.id,
+  'storage.setAsideIntro': () =>
+    'These entries on this device are damaged and will not be sent. Copy their data to enter the animals again, or to send to support.',
+  'storage.setAsideRecordLabel': (d) => 'Set-aside record ' + d.id,
+  'storage.setAsideTitle': () => 'Set aside: records that could not be read',
+  'storage.setAsideWhy': (d) => 'Why: ' + d.reason,
+  'storage.setAsideWhySummary': () => 'Why it could not be read',
+  'storage.unreadableRecord': () => 'An entry whose animal cannot be read',
+  'storage.unusable': (d) =>
+    "This computer's browser storage cannot be used (" +
+    d.reason +
+    "). Animals you add are kept in this computer's safety copy and sent from there; the list comes from the service.",
+  'sync.allSent': (d) => 'All waiting animals were sent (at ' + d.time + ').',
+  'sync.attentionEditLabel': (d) => 'Edit ' + d.name,
+  'sync.attentionFailed': (d) =>
+    'The entries to check could not be shown: ' + d.reason + '. They are kept on this device.',
+  'sync.attentionNoReason': () => 'no reason given',
+  'sync.attentionWhat': (d) => d.name + ' (category ' + d.category + ') was not accepted.',
+  'sync.attentionWhy': (d) => 'The service said: “' + d.reason + '”',
+  'sync.cancel': () => 'Cancel',
+  'sync.category': (d) => 'category ' + d.category,
+  'sync.checkCandidates': (d) =>
+    plural(d.count, 0, en, {
+      one: 'The service has an animal like it that this device did not see before.',
+      other: 'The service has animals like it that this device did not see before.',
+    }) + ' It may be this one, or one entered on another device with the same key.',
+  'sync.checkHint': () =>
+    '“It is this one” keeps that animal as this entry and sends nothing. “Send mine” sends this entry again with its own key: a service that keeps keys cannot create it twice; one that does not may then have it twice.',
+  'sync.checkMaybeMore': (d) =>
+    'The service lists more than ' + number('en', d.limit, 0) + ' such animals, so there may be more.',
+  'sync.checkNeeded': () => 'Check needed',
+  'sync.checkNeededCount': (d) => 'Check needed (' + number('en', d.count, 0) + ')',
+  'sync.checkTooMany': (d) =>
+    'The service lists more than ' +
+    number('en', d.limit, 0) +
+    ' animals of this kind (the most it returns at once), so the app could not look through all of them. Look for it on the service: if it is there, discard this entry; if not, send it.',
+  'sync.checkWhat': (d) =>
+    d.name +
+    ' (category ' +
+    d.category +
+    '): its last send got no clear answer, so the app cannot tell whether the service stored it.',
+  'sync.discard': (d) => 'Discard ' + d.name,
+  'sync.discardMine': () => 'Discard mine (it is on the service)',
+  'sync.dismiss': () => 'Dismiss',
+  'sync.editAndResend': (d) => 'Edit & resend ' + d.name,
+  'sync.enteredAt': (d) => 'Entered at ' + d.time,
+  'sync.enteredHere': () => 'Entered on this device',
+  'sync.indicatorAllSent': () => 'all sent',
+  'sync.indicatorKeyNeeded': () => 'key needed',
+  'sync.indicatorLabel': () => 'Connection and sync',
+  'sync.indicatorNoAddress': () => 'No service address',
+  'sync.indicatorNothing': () => 'nothing to send',
+  'sync.indicatorSending': (d) => 'sending ' + number('en', d.current, 0) + ' of ' + number('en', d.total, 0),
+  'sync.indicatorToCheck': (d) => number('en', d.count, 0) + ' to check',
+  'sync.indicatorWaiting': (d) => number('en', d.count, 0) + ' waiting to send',
+  'sync.indicatorWaitingKeyNeeded': (d) => number('en', d.count, 0) + ' waiting to send · key needed',
+  'sync.itIsThisOne': () => 'It is this one',
+  'sync.itIsThisOneLabel': (d) => 'It is this one: ' + d.name + ' ' + d.animal,
+  'sync.keyFieldFailed': (d) => 'The key field could not be shown: ' + d.reason,
+  'sync.keyNone': (d) => 'No key is saved for ' + d.profile + '.',
+  'sync.keyNoneNeeded': () => 'The service needs an API key.',
+  'sync.keyPromptLabel': () => 'API key needed',
+  'sync.keyRefused': (d) => 'The service needs a valid API key for ' + d.profile + '.',
+  'sync.keyRefusedSaved': () => 'The saved key was refused.',
+  'sync.keyWaiting': (d) =>
+    plural(d.count, 0, en, {
+      one: number('en', d.count, 0) + ' waiting to send is kept on this device until then; nothing is lost.',
+      other: number('en', d.count, 0) + ' waiting to send are kept on this device until then; nothing is lost.',
+    }),
+  'sync.needsAttention': () => 'Needs attention',
+  'sync.needsAttentionCount': (d) => 'Needs attention (' + number('en', d.count, 0) + ')',
+  'sync.noAddress': (d) => 'This profile has no service address yet. Set it in ' + d.link + '.',
+  'sync.offlineWaiting': (d) =>
+    plural(d.count, 0, en, {
+      one:
+        'Offline: ' +
+        number('en', d.count, 0) +
+        ' waiting to send. They are saved on this device and will be sent when the service is reachable.',
+      other:
+        'Offline: ' +
+        number('en', d.count, 0) +
+        ' waiting to send. They are saved on this device and will be sent when the service is reachable.',
+    }),
+  'sync.onService': (d) => 'On the service, ' + d.animal,
+  'sync.outboxFailed': (d) => 'The outbox could not be processed (' + d.reason + ').',
+  'sync.resend': () => 'Resend',
+  'sync.retrying': (d) =>
+    'The last try did not go through (' +
+    d.reason +
+    '). Trying again in ' +
+    number('en', d.seconds, 0) +
+    ' s; nothing is lost.',
+  'sync.sendMine': () => 'Send mine',
+  'sync.sendMineLabel': (d) => 'Send mine: ' + d.name,
+  'sync.sending': (d) => 'Sending ' + number('en', d.current, 0) + ' of ' + number('en', d.total, 0),
+  'sync.thisProfile': () => 'this profile',
   'toolkit.columnCategory': () => 'category',
   'toolkit.columnCategoryId': () => 'category id',
   'toolkit.columnCategoryName': () => 'category name',

@@ -51,7 +51,10 @@ const messages: Messages = {
   'app.notFoundLink': () => 'Ir a la lista de animales',
   'app.notFoundTitle': () => 'Página no encontrada',
   'app.productName': () => 'Adoption Desk',
+  'app.profileDataNotDeleted': (d) =>
+    'Se quitó el perfil, pero no se pudieron eliminar sus datos de este equipo (' + d.reason + ').',
   'app.profilesFailed': (d) => 'No se pudieron cargar los perfiles: ' + d.reason,
+  'app.screenFailed': (d) => 'No se pudo cargar esta pantalla: ' + d.reason,
   'categories.empty': () => 'Ninguna categoría tiene nombre todavía.',
   'categories.export': () => 'Exportar los nombres a un archivo',
   'categories.exportWhat': (d) =>
@@ -209,6 +212,94 @@ const messages: Messages = {
     'Las pantallas, los archivos y las impresiones usan este idioma. Los nombres, las categorías y los identificadores de los animales se quedan como los tiene el servicio.',
   'language.label': () => 'Idioma de la aplicación',
   'language.system': (d) => 'Idioma del sistema (' + d.language + ')',
+  'list.addAnimal': () => 'Añadir animal',
+  'list.alreadyWaiting': () => 'Ya se está esperando al servicio: la lista se actualiza en cuanto responda.',
+  'list.chipCheckNeeded': () => 'revisión necesaria',
+  'list.chipNeedsAttention': () => 'requiere atención',
+  'list.chipQueued': () => 'en espera de envío',
+  'list.chipSending': () => 'enviando…',
+  'list.chipSent': () => 'enviado',
+  'list.exportWhat': () => 'Animales',
+  'list.keyProblemNothing': () =>
+    'Todavía no hay nada que mostrar. El servicio necesita una clave de API válida (arriba).',
+  'list.keyProblemSaved': (d) =>
+    'Se muestra lo guardado a las ' + d.time + '. El servicio necesita una clave de API válida (arriba).',
+  'list.limitLabel': (d) => 'Límite (' + number('es', d.min, 0) + '–' + number('es', d.max, 0) + ')',
+  'list.limitNotWhole': (d) =>
+    'El límite debe ser un número entero de ' + number('es', d.min, 0) + ' a ' + number('es', d.max, 0) + '.',
+  'list.limitOutOfRange': (d) =>
+    'El límite debe estar entre ' + number('es', d.min, 0) + ' y ' + number('es', d.max, 0) + '.',
+  'list.loadFailed': (d) => 'No se pudo cargar la lista: ' + d.reason,
+  'list.loading': () => 'Cargando animales…',
+  'list.noAddress': () => 'No hay nada que mostrar hasta que este perfil tenga una dirección del servicio.',
+  'list.noneMatchFilter': () => 'Ningún animal coincide con este filtro.',
+  'list.noneMatchSearch': (d) => 'Ningún animal mostrado tiene “' + d.search + '” en su nombre.',
+  'list.notSentYet': () => 'Aún no enviados',
+  'list.offlineMatching': (d) =>
+    'Sin conexión: se muestra lo guardado a las ' +
+    d.time +
+    ' (esta lista exacta nunca se obtuvo, así que estos son los animales guardados que coinciden con ella). ' +
+    d.link +
+    '.',
+  'list.offlineNever': (d) => 'Sin conexión: esta lista nunca se obtuvo en este equipo. ' + d.link + '.',
+  'list.offlineSaved': (d) => 'Sin conexión: se muestra lo guardado a las ' + d.time + '. ' + d.link + '.',
+  'list.offlineSeeSaved': () => 'Consulta todo lo guardado en este equipo',
+  'list.prepare': () => 'Preparar para el evento',
+  'list.preparing': () => 'Preparando…',
+  'list.printSource': () => 'La lista tal como se muestra',
+  'list.printSourceSearch': (d) => 'La lista tal como se muestra (nombres con “' + d.search + '”)',
+  'list.printTitleAll': () => 'Animales',
+  'list.printTitleStatus': (d) =>
+    select(d.status, {
+      available: 'Animales disponibles',
+      pending: 'Animales pendientes',
+      sold: 'Animales vendidos',
+      other: 'Animales',
+    }),
+  'list.refresh': () => 'Actualizar',
+  'list.rowCategory': () => 'Categoría',
+  'list.rowCategoryTitle': (d) => 'ID de categoría ' + d.category,
+  'list.rowId': () => 'ID',
+  'list.rowIdTitle': (d) => 'ID ' + d.id,
+  'list.rowsFromService': () => 'Animales del servicio',
+  'list.savedExportWhat': () => 'Guardado en este equipo',
+  'list.savedFailed': (d) => 'No se pudieron leer los animales guardados: ' + d.reason,
+  'list.savedIntro': (d) =>
+    'Todos los animales de este perfil guardados en este equipo (' +
+    number('es', d.total, 0) +
+    '), disponibles sin conexión.',
+  'list.savedNewest': (d) => 'Última confirmación a las ' + d.time + '.',
+  'list.savedNoneWithSearch': (d) => 'Ningún animal guardado tiene “' + d.search + '” en su nombre.',
+  'list.savedNoneWithStatus': (d) => 'Ningún animal guardado está “' + d.status + '”.',
+  'list.savedNoneWithStatusAndSearch': (d) =>
+    'Ningún animal guardado “' + d.status + '” tiene “' + d.search + '” en su nombre.',
+  'list.savedNothing': () =>
+    'Todavía no hay nada guardado. Abre la lista o usa “Preparar para el evento” con conexión.',
+  'list.savedPartial': (d) => 'Se muestran los primeros ' + number('es', d.count, 0) + ' mientras se lee el resto.',
+  'list.savedPrintSource': () => 'Guardado en este equipo',
+  'list.savedPrintSourceSearch': (d) => 'Guardado en este equipo (nombres con “' + d.search + '”)',
+  'list.savedPrintTitleAll': () => 'Animales guardados en este equipo',
+  'list.savedReading': () => 'Leyendo los animales guardados…',
+  'list.savedRows': () => 'Animales guardados en este equipo',
+  'list.savedTitle': () => 'Guardado en este equipo',
+  'list.searchByName': () => 'Buscar por nombre',
+  'list.serviceDecides': () => 'lo decide el servicio',
+  'list.showingSaved': (d) => 'Se muestran los datos guardados: ' + d.reason,
+  'list.sortBy': () => 'Ordenar por',
+  'list.sortId': () => 'ID (de menor a mayor)',
+  'list.sortName': () => 'Nombre (A–Z)',
+  'list.sortService': () => 'Orden del servicio',
+  'list.statusAll': () => 'todos',
+  'list.statusLabel': () => 'Estado',
+  'list.title': () => 'Animales',
+  'list.updated': (d) =>
+    'Actualizado a las ' +
+    d.time +
+    ' · ' +
+    plural(d.count, 0, es, {
+      one: number('es', d.count, 0) + ' mostrado',
+      other: number('es', d.count, 0) + ' mostrados',
+    }),
   'orders.about': (d) =>
     'La interfaz del servicio no describe los pedidos, así que esto es exactamente el JSON que devolvió para ' +
     d.request +
@@ -355,6 +446,167 @@ const messages: Messages = {
   'status.none': () => 'sin estado',
   'status.pending': () => 'pendiente',
   'status.sold': () => 'vendido',
+  'storage.browserRefused': (d) => 'El almacenamiento del navegador rechazó el animal (' + d.reason + ').',
+  'storage.candidateNotFound': () => 'El animal del servicio elegido no es ninguno de los que encontró la revisión.',
+  'storage.compareFailed': (d) =>
+    'No se pudo comparar la copia de seguridad de este equipo con el almacenamiento del navegador (' +
+    d.reason +
+    '). No se cambió nada; se vuelve a intentar al iniciar la app.',
+  'storage.copied': () => 'Copiado al portapapeles.',
+  'storage.copyData': () => 'Copiar datos',
+  'storage.copyFailed': () => 'No se pudo usar el portapapeles: selecciona el texto y cópialo.',
+  'storage.duplicateCheckNeeded': () => 'en espera de una revisión',
+  'storage.duplicateId': (d) => 'ID ' + d.id,
+  'storage.duplicateMore': (d) => number('es', d.count, 0) + ' más',
+  'storage.duplicateNeedsAttention': () => 'no aceptado, en espera de una corrección',
+  'storage.duplicateQuestion': (d) =>
+    d.name + ', ' + d.category + ' ya está guardado en este equipo (' + d.matches + '). ¿Quieres añadir otro?',
+  'storage.duplicateQueued': () => 'en espera de envío',
+  'storage.duplicateRows': (d) =>
+    plural(d.count, 0, es, {
+      one: 'fila ' + d.rows + ' de este archivo',
+      other: 'filas ' + d.rows + ' de este archivo',
+    }),
+  'storage.duplicateSending': () => 'enviándose',
+  'storage.lost': () =>
+    'El almacenamiento del navegador de este equipo perdió animales de este perfil (se borró o se dañó).',
+  'storage.noLongerChecking': () =>
+    'Esta entrada ya no espera una revisión (puede que otra ventana ya haya respondido).',
+  'storage.noSafetyCopy': () => 'Esta cola de envío no tiene copia de seguridad: no admite cambios del personal.',
+  'storage.onlyAttentionEditable': (d) => 'Solo se puede editar una entrada que requiere atención (' + d.state + ').',
+  'storage.persistenceKept': () => 'se conserva (el navegador no lo borrará)',
+  'storage.persistenceMayBeCleared': () =>
+    'el navegador puede borrarlo (la copia de seguridad de este equipo conserva todos los animales introducidos)',
+  'storage.persistenceUnknown': () => 'no se sabe (este navegador no lo indica)',
+  'storage.recordNameCategory': (d) => d.name + ', categoría ' + d.category,
+  'storage.restored': (d) =>
+    plural(d.count, 0, es, {
+      one:
+        number('es', d.count, 0) +
+        ' animal restaurado desde la copia de seguridad de este equipo (' +
+        d.names +
+        '). Se envía como de costumbre.',
+      other:
+        number('es', d.count, 0) +
+        ' animales restaurados desde la copia de seguridad de este equipo (' +
+        d.names +
+        '). Se envían como de costumbre.',
+    }),
+  'storage.restoredMore': (d) =>
+    plural(d.count, 0, es, {
+      one:
+        number('es', d.count, 0) +
+        ' animal restaurado desde la copia de seguridad de este equipo (' +
+        d.names +
+        ' y ' +
+        number('es', d.more, 0) +
+        ' más). Se envía como de costumbre.',
+      other:
+        number('es', d.count, 0) +
+        ' animales restaurados desde la copia de seguridad de este equipo (' +
+        d.names +
+        ' y ' +
+        number('es', d.more, 0) +
+        ' más). Se envían como de costumbre.',
+    }),
+  'storage.setAsideAt': (d) => d.record + ' · apartado a las ' + d.time,
+  'storage.setAsideDataLabel': (d) => 'Datos de ' + d.id,
+  'storage.setAsideIntro': () =>
+    'Estas entradas de este equipo están dañadas y no se enviarán. Copia sus datos para volver a introducir los animales o para enviarlos al soporte.',
+  'storage.setAsideRecordLabel': (d) => 'Registro apartado ' + d.id,
+  'storage.setAsideTitle': () => 'Apartados: registros que no se pudieron leer',
+  'storage.setAsideWhy': (d) => 'Motivo: ' + d.reason,
+  'storage.setAsideWhySummary': () => 'Por qué no se pudo leer',
+  'storage.unreadableRecord': () => 'Una entrada cuyo animal no se puede leer',
+  'storage.unusable': (d) =>
+    'No se puede usar el almacenamiento del navegador de este equipo (' +
+    d.reason +
+    '). Los animales que añadas se guardan en la copia de seguridad de este equipo y se envían desde ahí; la lista viene del servicio.',
+  'sync.allSent': (d) => 'Se enviaron todos los animales en espera (a las ' + d.time + ').',
+  'sync.attentionEditLabel': (d) => 'Editar ' + d.name,
+  'sync.attentionFailed': (d) =>
+    'No se pudieron mostrar las entradas por revisar: ' + d.reason + '. Se conservan en este equipo.',
+  'sync.attentionNoReason': () => 'sin motivo indicado',
+  'sync.attentionWhat': (d) => d.name + ' (categoría ' + d.category + ') no fue aceptado.',
+  'sync.attentionWhy': (d) => 'El servicio respondió: “' + d.reason + '”',
+  'sync.cancel': () => 'Cancelar',
+  'sync.category': (d) => 'categoría ' + d.category,
+  'sync.checkCandidates': (d) =>
+    plural(d.count, 0, es, {
+      one: 'El servicio tiene un animal parecido que este equipo no había visto antes.',
+      other: 'El servicio tiene animales parecidos que este equipo no había visto antes.',
+    }) + ' Puede ser este, o uno introducido en otro equipo con la misma clave.',
+  'sync.checkHint': () =>
+    '“Es este” guarda ese animal como esta entrada y no envía nada. “Enviar el mío” vuelve a enviar esta entrada con su propia clave: un servicio que guarda las claves no puede crearlo dos veces; uno que no las guarda podría tenerlo entonces dos veces.',
+  'sync.checkMaybeMore': (d) =>
+    'El servicio muestra más de ' + number('es', d.limit, 0) + ' animales así, por lo que puede haber más.',
+  'sync.checkNeeded': () => 'Revisión necesaria',
+  'sync.checkNeededCount': (d) => 'Revisión necesaria (' + number('es', d.count, 0) + ')',
+  'sync.checkTooMany': (d) =>
+    'El servicio muestra más de ' +
+    number('es', d.limit, 0) +
+    ' animales de este tipo (el máximo que devuelve de una vez), así que la app no pudo revisarlos todos. Búscalo en el servicio: si está, descarta esta entrada; si no, envíala.',
+  'sync.checkWhat': (d) =>
+    d.name +
+    ' (categoría ' +
+    d.category +
+    '): su último envío no obtuvo una respuesta clara, así que la app no puede saber si el servicio lo guardó.',
+  'sync.discard': (d) => 'Descartar ' + d.name,
+  'sync.discardMine': () => 'Descartar el mío (está en el servicio)',
+  'sync.dismiss': () => 'Cerrar',
+  'sync.editAndResend': (d) => 'Editar y reenviar ' + d.name,
+  'sync.enteredAt': (d) => 'Introducido a las ' + d.time,
+  'sync.enteredHere': () => 'Introducido en este equipo',
+  'sync.indicatorAllSent': () => 'todo enviado',
+  'sync.indicatorKeyNeeded': () => 'falta la clave',
+  'sync.indicatorLabel': () => 'Conexión y sincronización',
+  'sync.indicatorNoAddress': () => 'Sin dirección del servicio',
+  'sync.indicatorNothing': () => 'nada que enviar',
+  'sync.indicatorSending': (d) => 'enviando ' + number('es', d.current, 0) + ' de ' + number('es', d.total, 0),
+  'sync.indicatorToCheck': (d) => number('es', d.count, 0) + ' por revisar',
+  'sync.indicatorWaiting': (d) => number('es', d.count, 0) + ' en espera de envío',
+  'sync.indicatorWaitingKeyNeeded': (d) => number('es', d.count, 0) + ' en espera de envío · falta la clave',
+  'sync.itIsThisOne': () => 'Es este',
+  'sync.itIsThisOneLabel': (d) => 'Es este: ' + d.name + ' ' + d.animal,
+  'sync.keyFieldFailed': (d) => 'No se pudo mostrar el campo de la clave: ' + d.reason,
+  'sync.keyNone': (d) => 'No hay ninguna clave guardada para ' + d.profile + '.',
+  'sync.keyNoneNeeded': () => 'El servicio necesita una clave de API.',
+  'sync.keyPromptLabel': () => 'Se necesita una clave de API',
+  'sync.keyRefused': (d) => 'El servicio necesita una clave de API válida para ' + d.profile + '.',
+  'sync.keyRefusedSaved': () => 'La clave guardada fue rechazada.',
+  'sync.keyWaiting': (d) =>
+    plural(d.count, 0, es, {
+      one: number('es', d.count, 0) + ' en espera de envío se guarda en este equipo hasta entonces; no se pierde nada.',
+      other:
+        number('es', d.count, 0) + ' en espera de envío se guardan en este equipo hasta entonces; no se pierde nada.',
+    }),
+  'sync.needsAttention': () => 'Requiere atención',
+  'sync.needsAttentionCount': (d) => 'Requiere atención (' + number('es', d.count, 0) + ')',
+  'sync.noAddress': (d) => 'Este perfil todavía no tiene dirección del servicio. Configúrala en ' + d.link + '.',
+  'sync.offlineWaiting': (d) =>
+    plural(d.count, 0, es, {
+      one:
+        'Sin conexión: ' +
+        number('es', d.count, 0) +
+        ' en espera de envío. Está guardado en este equipo y se enviará cuando el servicio esté disponible.',
+      other:
+        'Sin conexión: ' +
+        number('es', d.count, 0) +
+        ' en espera de envío. Están guardados en este equipo y se enviarán cuando el servicio esté disponible.',
+    }),
+  'sync.onService': (d) => 'En el servicio, ' + d.animal,
+  'sync.outboxFailed': (d) => 'No se pudo procesar la cola de envío (' + d.reason + ').',
+  'sync.resend': () => 'Reenviar',
+  'sync.retrying': (d) =>
+    'El último intento no salió bien (' +
+    d.reason +
+    '). Nuevo intento en ' +
+    number('es', d.seconds, 0) +
+    ' s; no se pierde nada.',
+  'sync.sendMine': () => 'Enviar el mío',
+  'sync.sendMineLabel': (d) => 'Enviar el mío: ' + d.name,
+  'sync.sending': (d) => 'Enviando ' + number('es', d.current, 0) + ' de ' + number('es', d.total, 0),
+  'sync.thisProfile': () => 'este perfil',
   'toolkit.columnCategory': () => 'categoría',
   'toolkit.columnCategoryId': () => 'id de categoría',
   'toolkit.columnCategoryName': () => 'nombre de categoría',
