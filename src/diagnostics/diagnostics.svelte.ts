@@ -1,11 +1,17 @@
-/** The core's request log (last 200 requests, no secrets) and "copy diagnostics" for support. */
+/**
+ * The core's request log (last 200 requests, no secrets) and "copy diagnostics" for support. The
+ * copied report is for developers: English and machine-readable whatever the language shown;
+ * only the sentences on screen are translated.
+ */
+import { t } from '../i18n';
 import type { AdoptionApi } from '../shared/client';
 import type { DiagnosticEntry } from '../shared/diagnostics';
 
 export class DiagnosticsStore {
   entries = $state<DiagnosticEntry[]>([]);
   error = $state<string | null>(null);
-  copyMessage = $state<string | null>(null);
+  // Kept as how to say it, so that it follows a change of language.
+  #copyMessage = $state<(() => string) | null>(null);
   /** The report to copy by hand when the clipboard could not be used. */
   copyFallback = $state<string | null>(null);
 
@@ -13,6 +19,11 @@ export class DiagnosticsStore {
     private readonly api: AdoptionApi,
     private readonly clipboard: Pick<Clipboard, 'writeText'> | undefined = globalThis.navigator?.clipboard,
   ) {}
+
+  /** What "Copy diagnostics" did, in the language shown. */
+  get copyMessage(): string | null {
+    return this.#copyMessage?.() ?? null;
+  }
 
   async load(): Promise<void> {
     const result = await this.api.diagnostics({});
@@ -34,10 +45,11 @@ export class DiagnosticsStore {
     try {
       if (!this.clipboard) throw new Error('no clipboard');
       await this.clipboard.writeText(this.report());
-      this.copyMessage = `Copied ${this.entries.length} requests to the clipboard.`;
+      const count = this.entries.length;
+      this.#copyMessage = () => t('diagnostics.copied', { count });
       this.copyFallback = null;
     } catch {
-      this.copyMessage = 'Could not use the clipboard: select the text below and copy it.';
+      this.#copyMessage = () => t('diagnostics.clipboardFailed');
       this.copyFallback = this.report();
     }
   }

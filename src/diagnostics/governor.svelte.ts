@@ -1,22 +1,29 @@
 /** The rate-limit meter: the governor's snapshot per profile and the countdowns it implies. */
+import { t } from '../i18n';
 import type { AdoptionApi } from '../shared/client';
 import type { GovernorSnapshot, PacingReason, PauseReason } from '../shared/rate-limit';
 import type { ClockStore } from '../shell';
 
-export const PAUSE_REASON_TEXT: Record<PauseReason, string> = {
-  remaining_zero: 'no requests left in this window',
-  retry_after: 'the service asked us to wait',
-  backoff: 'backing off after errors',
-  throttled: 'the service asked us to slow down',
-  banned: 'the service has temporarily blocked this key',
-  quota_exhausted: 'the daily quota is used up',
-};
+const PAUSE_REASONS = {
+  remaining_zero: 'diagnostics.pauseRemainingZero',
+  retry_after: 'diagnostics.pauseRetryAfter',
+  backoff: 'diagnostics.pauseBackoff',
+  throttled: 'diagnostics.pauseThrottled',
+  banned: 'diagnostics.pauseBanned',
+  quota_exhausted: 'diagnostics.pauseQuotaExhausted',
+} as const satisfies Record<PauseReason, string>;
 
-export const PACING_REASON_TEXT: Record<PacingReason, string> = {
-  assumed_plan: 'the service tells no limit: the smallest plan’s pace',
-  learned: 'the service asked us to slow down',
-  shared_key: 'other devices use this key too',
-};
+const PACING_REASONS = {
+  assumed_plan: 'diagnostics.pacingAssumedPlan',
+  learned: 'diagnostics.pacingLearned',
+  shared_key: 'diagnostics.pacingSharedKey',
+} as const satisfies Record<PacingReason, string>;
+
+/** Why the core holds the requests, in the language shown ("the service asked us to wait"). */
+export const pauseReasonText = (reason: PauseReason): string => t(PAUSE_REASONS[reason]);
+
+/** Why the requests are spaced, in the language shown. */
+export const pacingReasonText = (reason: PacingReason): string => t(PACING_REASONS[reason]);
 
 /**
  * What the meter shows first: `paused` (nothing goes out until a time), `waiting` (the pause

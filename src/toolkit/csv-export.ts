@@ -1,15 +1,15 @@
 /**
  * A list of animals as a CSV file: the import's columns (name, category, status) plus the
- * category's name and the animal's id, ids exactly as the service gave them (decimal text, never
- * through a float). Formula-looking cells are neutralised (see csv-file.ts). UTF-8 with a byte
+ * category's name and the animal's id, the header in the language shown (csv-columns.ts: the
+ * import reads it back in any language), ids and statuses exactly as the service gave them
+ * (decimal text, never through a float; `available`, not its translation). Formula-looking cells are neutralised (see csv-file.ts). UTF-8 with a byte
  * order mark and CRLF line ends (RFC 4180), so Excel on Windows reads accents right.
  */
 import Papa from 'papaparse';
 import type { Animal } from '../shared/animal';
 import type { CategoryLabels } from '../shared/categories';
+import { exportHeader } from './csv-columns';
 import { FORMULA_START } from './csv-file';
-
-export const EXPORT_HEADER = ['name', 'category', 'category name', 'status', 'id'] as const;
 
 export function animalsToCsv(animals: readonly Animal[], labels: CategoryLabels): string {
   const data = animals.map((animal) => [
@@ -20,7 +20,7 @@ export function animalsToCsv(animals: readonly Animal[], labels: CategoryLabels)
     animal.id,
   ]);
   const text = Papa.unparse(
-    { fields: [...EXPORT_HEADER], data },
+    { fields: exportHeader(), data },
     { escapeFormulae: FORMULA_START, newline: '\r\n', quotes: false },
   );
   return `\uFEFF${text}\r\n`;

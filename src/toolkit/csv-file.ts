@@ -7,6 +7,7 @@
  * by putting an apostrophe before it, which spreadsheets show as text; import reads that
  * apostrophe back off, and refuses a cell that starts like a formula without it.
  */
+import { formatNumber, t } from '../i18n';
 
 /** A spreadsheet import takes at most this many bytes (about 5,000 animals) … */
 export const IMPORT_MAX_BYTES = 2 * 1024 * 1024;
@@ -36,35 +37,34 @@ export function looksLikeFormula(cell: string): boolean {
 
 export type DecodedFile = { ok: true; text: string } | { ok: false; message: string };
 
+/** Megabytes with one decimal, as the language shown writes them ("2.0" / "2,0"). */
 function megabytes(bytes: number): string {
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  return formatNumber(bytes / 1024 / 1024, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 }
 
 /** A message when the file is too large to import, checked before it is read; null when it is fine. */
 export function sizeProblem(bytes: number): string | null {
-  if (bytes === 0) return 'The file is empty.';
+  if (bytes === 0) return t('toolkit.fileEmpty');
   if (bytes <= IMPORT_MAX_BYTES) return null;
-  return `The file is ${megabytes(bytes)}; an import takes at most ${megabytes(IMPORT_MAX_BYTES)} (about ${IMPORT_MAX_ROWS.toLocaleString('en')} animals). Split it into smaller files.`;
+  return t('toolkit.fileTooLarge', { size: megabytes(bytes), max: megabytes(IMPORT_MAX_BYTES), rows: IMPORT_MAX_ROWS });
 }
-
-const SAVE_AS_UTF8 = 'In the spreadsheet, save it as “CSV UTF-8 (comma delimited)” and choose it again.';
 
 /** The file's text, or why it is not UTF-8 CSV text. Nothing is read beyond the size limit. */
 export function decodeCsvBytes(bytes: Uint8Array): DecodedFile {
   const tooLarge = sizeProblem(bytes.length);
   if (tooLarge) return { ok: false, message: tooLarge };
   if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
-    return { ok: false, message: `The file is saved as UTF-16 (“Unicode text”), not UTF-8. ${SAVE_AS_UTF8}` };
+    return { ok: false, message: t('toolkit.fileUtf16') };
   }
   if (bytes.includes(0)) {
-    return { ok: false, message: 'The file is not a text file (it holds binary data). Choose a CSV file.' };
+    return { ok: false, message: t('toolkit.fileBinary') };
   }
   let text: string;
   try {
     // fatal: a byte that is not UTF-8 is an error, never a silent U+FFFD; the BOM is dropped.
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    return { ok: false, message: `The file is not UTF-8 text (it may be in an older encoding). ${SAVE_AS_UTF8}` };
+    return { ok: false, message: t('toolkit.fileNotUtf8') };
   }
   return { ok: true, text };
 }

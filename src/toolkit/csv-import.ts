@@ -1,27 +1,25 @@
 /**
  * The preview of a spreadsheet import: every row of a CSV file (header row; comma or semicolon;
- * columns name, category — an ID or a known category name — and status, optional) with its
+ * columns name, category — an ID or a known category name — and status, optional, named in any
+ * of the app's languages: csv-columns.ts) with its
  * validation by the shared contract (`NewAnimal`), its row number as the spreadsheet shows it (the
  * header is row 1) and the duplicates it matches. Pure: nothing is written here; staff confirm
  * the preview and the valid rows then go into the outbox (Outbox.enqueueMany).
  */
 import Papa from 'papaparse';
+import { formatList, statusLabel, t } from '../i18n';
 import { ANIMAL_STATUSES, type AnimalStatus, NewAnimal } from '../shared/animal';
 import type { CategoryLabels } from '../shared/categories';
 import { canonicalInt64, isInt64String } from '../shared/int64';
 import { matchKey } from '../shared/text-match';
 import type { DuplicateIndex, DuplicateMatch } from '../storage';
+import { type Column, columnName, columnOf } from './csv-columns';
 import { IMPORT_MAX_ROWS, looksLikeFormula, unneutralise } from './csv-file';
 
-export type Column = 'name' | 'category' | 'status';
+export type { Column } from './csv-columns';
 
-/** Header cells (as `matchKey` sees them, spaces and underscores removed) and the column each names. */
-const HEADER_NAMES: Record<string, Column> = {
-  name: 'name',
-  category: 'category',
-  categoryid: 'category',
-  status: 'status',
-};
+/** The longest name the service takes (the contract's `NewAnimal`). */
+const NAME_MAX = 200;
 
 export interface ImportRow {
   /** The row number in the spreadsheet (the header is row 1). */
@@ -48,12 +46,9 @@ export interface ImportPreview {
 
 export type PreviewResult = ImportPreview | { ok: false; message: string };
 
-const HOW =
-  'The first row must name the columns: name, category (an ID or a known category name) and, if you like, status.';
-
-function headerKey(cell: string): string {
-  return matchKey(cell).replace(/[\s_]/g, '');
-}
+/** How the header row must be, naming the columns in the language shown. */
+const how = () =>
+  t('toolkit.importHow', { name: columnName('name'), category: columnName('category'), status: columnName('status') });
 
 /** The delimiter of the header row: the one it uses (commas win a tie; none means one column). */
 function delimiterOf(text: string): ',' | ';' {
@@ -70,33 +65,41 @@ interface Context {
 
 function categoryOf(cell: string, labels: CategoryLabels): { id: string } | { problem: string } {
   const text = unneutralise(cell).trim();
-  if (text === '') return { problem: 'Category is missing.' };
+  if (text === '') return { problem: t('toolkit.importCategoryMissing') };
   if (/^-?\d+$/.test(text)) {
     const id = canonicalInt64(text);
-    return isInt64String(id) ? { id } : { problem: `Category ID ${text} is too large for a 64-bit whole number.` };
+    return isInt64String(id) ? { id } : { problem: t('toolkit.importCategoryIdTooLarge', { id: text }) };
   }
   const id = labels.idOf(text);
   if (id !== null) return { id };
-  if (looksLikeFormula(text)) return { problem: `Category “${text}” starts like a spreadsheet formula.` };
-  return {
-    problem: `Category “${text}” is not a known category name: use its ID, or add the name in Keys and profiles.`,
-  };
+  if (looksLikeFormula(text)) return { problem: t('toolkit.importCategoryFormula', { category: text }) };
+  return { problem: t('toolkit.importCategoryUnknown', { category: text }) };
 }
 
+/**
+ * A status cell: the service's value (`available`) or the value as the language shown writes it
+ * (`disponible`), case- and accent-insensitive; empty lets the service decide.
+ */
 function statusOf(cell: string): { status?: AnimalStatus } | { problem: string } {
-  const text = unneutralise(cell).trim().toLowerCase();
+  const text = matchKey(unneutralise(cell));
   if (text === '') return {};
-  if ((ANIMAL_STATUSES as readonly string[]).includes(text)) return { status: text as AnimalStatus };
+  const status = ANIMAL_STATUSES.find((value) => value === text || matchKey(statusLabel(value)) === text);
+  if (status) return { status };
   return {
-    problem: `Status “${cell.trim()}” is not available, pending or sold (leave it empty to let the service decide).`,
+    problem: t('toolkit.importStatusUnknown', {
+      status: cell.trim(),
+      available: statusLabel('available'),
+      pending: statusLabel('pending'),
+      sold: statusLabel('sold'),
+    }),
   };
 }
 
 function nameProblem(cell: string): string | null {
   if (!looksLikeFormula(cell)) return null;
-  const first = cell.trimStart()[0] ?? '';
-  const shown = /[\t\r]/.test(first) ? 'a tab' : `“${first}”`;
-  return `Name starts with ${shown}, so a spreadsheet would run it as a formula. If that is really the name, start the cell with an apostrophe ('${cell.trimStart()}).`;
+  // A tab or a carriage return is white space to trimStart: looked at before it.
+  const first = /^[\t\r]/.test(cell) ? 'tab' : (cell.trimStart()[0] ?? '');
+  return t('toolkit.importNameFormula', { first, cell: cell.trimStart() });
 }
 
 function checkRow(
@@ -116,9 +119,7 @@ function checkRow(
   const status = cell('status');
   const problems: string[] = [];
   if (cells.length > width) {
-    problems.push(
-      `The row has ${cells.length} cells but the header has ${width}: is there a comma or semicolon in a name without quotes?`,
-    );
+    problems.push(t('toolkit.importTooManyCells', { cells: cells.length, width }));
   }
   const formula = name === rawName ? nameProblem(rawName) : null;
   if (formula) problems.push(formula);
@@ -134,7 +135,10 @@ function checkRow(
   });
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
-      if (issue.path[0] === 'name') problems.push(name.trim() === '' ? 'Name is missing.' : `Name: ${issue.message}.`);
+      if (issue.path[0] !== 'name') continue;
+      if (name.trim() === '') problems.push(t('toolkit.importNameMissing'));
+      else if (name.trim().length > NAME_MAX) problems.push(t('toolkit.importNameTooLong', { max: NAME_MAX }));
+      else problems.push(t('toolkit.importNameInvalid', { reason: issue.message }));
     }
   } else if (problems.length === 0) animal = parsed.data;
   const duplicates = animal ? context.duplicates.find(animal) : [];
@@ -148,22 +152,28 @@ export function previewCsv(text: string, context: Context): PreviewResult {
   const parsed = Papa.parse<string[]>(text, { delimiter, header: false, skipEmptyLines: false });
   const records = parsed.data;
   const header = records[0] ?? [];
-  if (header.every((cell) => cell.trim() === '')) return { ok: false, message: `The file has no header row. ${HOW}` };
+  if (header.every((cell) => cell.trim() === ''))
+    return { ok: false, message: t('toolkit.importNoHeader', { how: how() }) };
 
   const columns = new Map<Column, number>();
   const ignoredColumns: string[] = [];
   for (const [index, cell] of header.entries()) {
-    const column = HEADER_NAMES[headerKey(cell)];
+    const column = columnOf(cell);
     if (!column) ignoredColumns.push(cell.trim());
-    else if (columns.has(column)) return { ok: false, message: `The header names the ${column} column twice. ${HOW}` };
-    else columns.set(column, index);
+    else if (columns.has(column)) {
+      return { ok: false, message: t('toolkit.importColumnTwice', { column: columnName(column), how: how() }) };
+    } else columns.set(column, index);
   }
   const missing = (['name', 'category'] as const).filter((column) => !columns.has(column));
   if (missing.length > 0) {
     const found = header.map((cell) => `“${cell.trim()}”`).join(', ');
     return {
       ok: false,
-      message: `The file has no ${missing.join(' or ')} column (its first row names ${found}). ${HOW}`,
+      message: t('toolkit.importColumnMissing', {
+        missing: formatList(missing.map(columnName), 'disjunction'),
+        found,
+        how: how(),
+      }),
     };
   }
 
@@ -171,7 +181,7 @@ export function previewCsv(text: string, context: Context): PreviewResult {
   const quoteProblems = new Map<number, string>();
   for (const error of parsed.errors) {
     if (error.type === 'Quotes' && error.row !== undefined) {
-      quoteProblems.set(error.row, 'A quote in this row is not closed, so the rest of the file may be read into it.');
+      quoteProblems.set(error.row, t('toolkit.importQuoteNotClosed'));
     }
   }
   const body = records.slice(1);
@@ -181,10 +191,10 @@ export function previewCsv(text: string, context: Context): PreviewResult {
   if (filled.length > IMPORT_MAX_ROWS) {
     return {
       ok: false,
-      message: `The file has ${filled.length.toLocaleString('en')} rows; an import takes at most ${IMPORT_MAX_ROWS.toLocaleString('en')}. Split it into smaller files.`,
+      message: t('toolkit.importTooManyRows', { rows: filled.length, max: IMPORT_MAX_ROWS }),
     };
   }
-  if (filled.length === 0) return { ok: false, message: 'The file has a header row but no animals below it.' };
+  if (filled.length === 0) return { ok: false, message: t('toolkit.importNoRows') };
 
   const rows: ImportRow[] = [];
   body.forEach((cells, index) => {

@@ -4,6 +4,7 @@
  * transaction. The count is said only once they are on disk. A file that cannot be imported gets
  * one message and changes nothing.
  */
+import { t } from '../i18n';
 import type { NewAnimal } from '../shared/animal';
 import type { CategoryLabels } from '../shared/categories';
 import { DuplicateIndex, type ProfileDb } from '../storage';
@@ -16,9 +17,6 @@ export type EnqueueMany = (
   animals: readonly NewAnimal[],
 ) => Promise<{ ok: true; count: number } | { ok: false; message: string }>;
 
-const plural = (count: number, one: string, many = `${one}s`) =>
-  `${count.toLocaleString('en')} ${count === 1 ? one : many}`;
-
 export class ImportStore {
   state = $state<ImportState>('idle');
   fileName = $state<string | null>(null);
@@ -27,9 +25,9 @@ export class ImportStore {
   preview = $state.raw<ImportPreview | null>(null);
   /** Staff chose to add the rows that look like animals already on this device too. */
   includeDuplicates = $state(false);
-  /** What the confirmed import did, once it is on disk. */
-  message = $state<string | null>(null);
-  failure = $state<string | null>(null);
+  // Kept as how to say them, so that they follow a change of language.
+  #message = $state<(() => string) | null>(null);
+  #failure = $state<(() => string) | null>(null);
   readonly rows: ImportRow[] = $derived(this.preview?.rows ?? []);
   readonly valid: ImportRow[] = $derived(this.rows.filter((row) => row.animal !== null));
   readonly invalid: ImportRow[] = $derived(this.rows.filter((row) => row.animal === null));
@@ -38,6 +36,16 @@ export class ImportStore {
     this.includeDuplicates ? this.valid : this.valid.filter((row) => row.duplicates.length === 0),
   );
   #generation = 0;
+
+  /** What the confirmed import did, once it is on disk, in the language shown. */
+  get message(): string | null {
+    return this.#message?.() ?? null;
+  }
+
+  /** Why the confirmed rows could not be saved (nothing was added), in the language shown. */
+  get failure(): string | null {
+    return this.#failure?.() ?? null;
+  }
 
   constructor(
     private readonly db: ProfileDb,
@@ -61,7 +69,7 @@ export class ImportStore {
         DuplicateIndex.read(this.db),
       ]);
     } catch (error) {
-      if (generation === this.#generation) this.#refuse(`The file could not be read (${String(error)}).`);
+      if (generation === this.#generation) this.#refuse(t('toolkit.fileUnreadable', { reason: String(error) }));
       return;
     }
     if (generation !== this.#generation) return;
@@ -79,17 +87,21 @@ export class ImportStore {
     const rows = this.toQueue;
     if (rows.length === 0) return;
     this.state = 'saving';
-    this.failure = null;
+    this.#failure = null;
     const saved = await this.enqueueMany(rows.map((row) => row.animal as NewAnimal));
     if (!saved.ok) {
       this.state = 'preview';
-      this.failure = `Nothing was added: ${saved.message}`;
+      const reason = saved.message;
+      this.#failure = () => t('toolkit.importNothingAdded', { reason });
       return;
     }
     const left = this.rows.length - saved.count;
-    this.message =
-      `${plural(saved.count, 'animal')} from ${this.fileName} ${saved.count === 1 ? 'is' : 'are'} saved on this device and waiting to send.` +
-      (left > 0 ? ` ${plural(left, 'row')} ${left === 1 ? 'was' : 'were'} not added (listed below).` : '');
+    const { count } = saved;
+    const file = this.fileName ?? '';
+    this.#message = () => {
+      const said = t('toolkit.importSaved', { count, file });
+      return left > 0 ? `${said} ${t('toolkit.importLeftOut', { count: left })}` : said;
+    };
     this.state = 'done';
   }
 
@@ -99,12 +111,12 @@ export class ImportStore {
     this.problem = null;
     this.preview = null;
     this.includeDuplicates = false;
-    this.message = null;
-    this.failure = null;
+    this.#message = null;
+    this.#failure = null;
   }
 
   #refuse(problem: string): void {
-    this.problem = `${problem} Nothing was imported.`;
+    this.problem = t('toolkit.importRefused', { problem });
     this.preview = null;
     this.state = 'idle';
   }

@@ -2,6 +2,7 @@
  * "Prepare for the event": one action that fills the profile's cache with every status (and
  * the unfiltered list) at the largest page, then says how many animals are available offline.
  */
+import { t } from '../i18n';
 import { ANIMAL_STATUSES, type AnimalStatus, LIMIT_MAX } from '../shared/animal';
 import type { AdoptionApi } from '../shared/client';
 import { type Err, ok, type Result } from '../shared/result';
@@ -41,16 +42,17 @@ export async function prepareForEvent(
   const availableOffline = await cache.count();
   if (failure) {
     const { error } = failure;
-    const note = `${availableOffline} ${availableOffline === 1 ? 'animal is' : 'animals are'} available offline`;
-    return { ok: false, error: { ...error, message: `${error.message} (${note}.)` } };
+    const message = t('toolkit.prepareFailed', { message: error.message, count: availableOffline });
+    return { ok: false, error: { ...error, message } };
   }
   return ok({ availableOffline, listsFetched });
 }
 
 export class PrepareForEventStore {
   running = $state(false);
-  message = $state<string | null>(null);
   failed = $state(false);
+  // Kept as how to say it, so that it follows a change of language.
+  #message = $state<(() => string) | null>(null);
 
   constructor(
     private readonly api: AdoptionApi,
@@ -58,15 +60,24 @@ export class PrepareForEventStore {
     private readonly cache: AnimalCache,
   ) {}
 
+  /** What the last run did, in the language shown. */
+  get message(): string | null {
+    return this.#message?.() ?? null;
+  }
+
   async run(): Promise<void> {
     if (this.running) return;
     this.running = true;
-    this.message = null;
+    this.#message = null;
     const result = await prepareForEvent(this.api, this.profileId, this.cache);
     this.running = false;
     this.failed = !result.ok;
-    this.message = result.ok
-      ? `Ready: ${result.data.availableOffline} animals are now available offline.`
-      : `Could not prepare: ${result.error.message}`;
+    if (result.ok) {
+      const count = result.data.availableOffline;
+      this.#message = () => t('toolkit.prepareReady', { count });
+    } else {
+      const reason = result.error.message;
+      this.#message = () => t('toolkit.prepareCouldNot', { reason });
+    }
   }
 }

@@ -3,6 +3,7 @@
  * or by default every available animal saved on this device), and printing it — `window.print()`
  * in the browser host, the `printPage` desktop channel (webContents.print) in Electron.
  */
+import { t } from '../i18n';
 import type { Animal } from '../shared/animal';
 import type { AdoptionApi } from '../shared/client';
 import { errorMessage } from '../shared/errors';
@@ -19,8 +20,8 @@ export interface PrintJob {
 export class PrintStore {
   job = $state.raw<PrintJob | null>(null);
   error = $state<string | null>(null);
-  /** Set when printing did not happen (Electron says why; a browser does not tell). */
-  notice = $state<string | null>(null);
+  // Kept as how to say it, so that it follows a change of language.
+  #notice = $state<(() => string) | null>(null);
 
   constructor(
     private readonly api: AdoptionApi,
@@ -28,11 +29,16 @@ export class PrintStore {
     private readonly win: Pick<Window, 'print'> = window,
   ) {}
 
+  /** Set when printing did not happen (Electron says why; a browser does not tell), in the language shown. */
+  get notice(): string | null {
+    return this.#notice?.() ?? null;
+  }
+
   /** What to print next (set by the screen the Print button is on). */
   use(job: PrintJob): void {
     this.job = job;
     this.error = null;
-    this.notice = null;
+    this.#notice = null;
   }
 
   /** The default: every animal saved on this device that is available, by name. */
@@ -43,21 +49,26 @@ export class PrintStore {
         .filter((row) => row.animal.status === 'available')
         .map((row) => row.animal)
         .sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
-      this.use({ title: 'Available animals', source: 'All available animals saved on this device', animals });
+      this.use({ title: t('toolkit.printAvailableTitle'), source: t('toolkit.printAvailableSource'), animals });
     } catch (error) {
       this.error = errorMessage(error);
     }
   }
 
   async print(): Promise<void> {
-    this.notice = null;
+    this.#notice = null;
     const desktop = this.api.desktop;
     if (!desktop) {
       this.win.print();
       return;
     }
     const result = await desktop.printPage({});
-    if (!result.ok) this.notice = `Not printed: ${result.error.message}`;
-    else if (!result.data.printed) this.notice = `Not printed: ${result.data.reason ?? 'the print was cancelled'}.`;
+    if (!result.ok) {
+      const reason = result.error.message;
+      this.#notice = () => t('toolkit.printNotPrinted', { reason });
+    } else if (!result.data.printed) {
+      const reason = result.data.reason;
+      this.#notice = () => (reason ? t('toolkit.printNotPrintedBecause', { reason }) : t('toolkit.printCancelled'));
+    }
   }
 }

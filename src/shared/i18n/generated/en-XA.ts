@@ -146,6 +146,85 @@ const messages: Messages = {
   'detail.shownCopy': (d) => '⟦Šĥöŵñ îš ţĥé çöþý ţĥé šéŕṽîçé ļåšţ çöñƒîŕɱéđ, åţ~~~~~~~~~~~~~~~~ ' + d.time + '.⟧',
   'detail.status': () => '⟦Šţåţûš~~~⟧',
   'detail.title': (d) => '⟦Åñîɱåļ~~~ ' + d.id + '⟧',
+  'diagnostics.clipboardFailed': () =>
+    '⟦Çöûļđ ñöţ ûšé ţĥé çļîþƀöåŕđ: šéļéçţ ţĥé ţéẋţ ƀéļöŵ åñđ çöþý îţ.~~~~~~~~~~~~~~~~~~~~⟧',
+  'diagnostics.copied': (d) =>
+    '⟦' +
+    plural(d.count, 0, en, {
+      one: 'Çöþîéđ~~~ ' + number('en', d.count, 0) + ' ŕéǫûéšţ ţö ţĥé çļîþƀöåŕđ.~~~~~~~~~',
+      other: 'Çöþîéđ~~~ ' + number('en', d.count, 0) + ' ŕéǫûéšţš ţö ţĥé çļîþƀöåŕđ.~~~~~~~~~',
+    }) +
+    '⟧',
+  'diagnostics.copy': () => '⟦Çöþý đîåĝñöšţîçš~~~~~~⟧',
+  'diagnostics.copyLabel': () => '⟦Đîåĝñöšţîçš ţö çöþý~~~~~~~⟧',
+  'diagnostics.eventLost': () =>
+    "⟦Ţĥé ƀŕöŵšéŕ çļöšéđ ţĥîš þŕöƒîļé'š šţöŕåĝé (îţ ŵåš çļéåŕéđ); îţ ŵåš çöɱþåŕéđ ŵîţĥ ţĥé šåƒéţý çöþý åĝåîñ.~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~⟧",
+  'diagnostics.eventRestored': (d) => "⟦Ŕéšţöŕéđ ƒŕöɱ ţĥîš çöɱþûţéŕ'š šåƒéţý çöþý:~~~~~~~~~~~~~~ " + d.names + '.⟧',
+  'diagnostics.eventUnusable': (d) =>
+    "⟦Ţĥé ƀŕöŵšéŕ'š šţöŕåĝé çöûļđ ñöţ ƀé öþéñéđ (~~~~~~~~~~~~~~" +
+    d.reason +
+    "); ţĥé åþþ ķééþš ţĥîš þŕöƒîļé îñ ţĥé ŵîñđöŵ'š ɱéɱöŕý åñđ ţĥé šåƒéţý çöþý.~~~~~~~~~~~~~~~~~~~~~~~⟧",
+  'diagnostics.headDuration': () => '⟦Đûŕåţîöñ~~~~⟧',
+  'diagnostics.headIdempotency': () => '⟦Îđéɱþöţéñçý ķéý~~~~~~⟧',
+  'diagnostics.headMethod': () => '⟦Ṁéţĥöđ~~~⟧',
+  'diagnostics.headPath': () => '⟦Þåţĥ~~⟧',
+  'diagnostics.headProfile': () => '⟦Þŕöƒîļé~~~⟧',
+  'diagnostics.headRate': () => '⟦Ŕåţé ĥéåđéŕš~~~~~⟧',
+  'diagnostics.headStatus': () => '⟦Šţåţûš~~~⟧',
+  'diagnostics.headTime': () => '⟦Ţîɱé~~⟧',
+  'diagnostics.headVia': () => '⟦Ṽîå~~⟧',
+  'diagnostics.logLabel': () => '⟦Ŕéǫûéšţ ļöĝ~~~~⟧',
+  'diagnostics.meterBarLabel': () => '⟦Ŕéǫûéšţš ļéƒţ îñ ţĥîš ŵîñđöŵ~~~~~~~~~~⟧',
+  'diagnostics.meterLabel': () => '⟦Ŕåţé ļîɱîţ~~~~⟧',
+  'diagnostics.meterLeft': (d) => '⟦' + d.remaining + ' / ' + d.limit + ' ļéƒţ~~⟧',
+  'diagnostics.meterNextIn': (d) => '⟦ñéẋţ ŕéǫûéšţ îñ~~~~~~ ' + d.duration + '⟧',
+  'diagnostics.meterNotMeasured': () => '⟦Ŕåţé ļîɱîţ: ñöţ ɱéåšûŕéđ ýéţ~~~~~~~~~~⟧',
+  'diagnostics.meterPaceEvery': (d) => '⟦1 ŕéǫûéšţ éṽéŕý~~~~~ ' + d.seconds + ' š~⟧',
+  'diagnostics.meterPaceEveryDuration': (d) => '⟦1 ŕéǫûéšţ éṽéŕý~~~~~ ' + d.duration + '⟧',
+  'diagnostics.meterPaceSecond': () => '⟦1 ŕéǫûéšţ å šéçöñđ~~~~~~⟧',
+  'diagnostics.meterPausedBadge': () => '⟦Þåûšéđ~~~⟧',
+  'diagnostics.meterQueued': (d) =>
+    '⟦' + plural(d.count, 0, en, { other: number('en', d.count, 0) + ' ŵåîţîñĝ~~~' }) + '⟧',
+  'diagnostics.meterQuotaBadge': () => '⟦Đåîļý ǫûöţå ûšéđ ûþ~~~~~~~⟧',
+  'diagnostics.meterResets': (d) => '⟦ŕéšéţš îñ~~~~ ' + d.time + '⟧',
+  'diagnostics.meterResumesIn': (d) => '⟦ŕéšûɱéš îñ~~~~ ' + d.duration + '⟧',
+  'diagnostics.meterShared': (d) =>
+    '⟦ķéý šĥåŕéđ ŵîţĥ åƀöûţ~~~~~~~~ ' +
+    plural(d.count, 0, en, {
+      one: number('en', d.count, 0) + ' öţĥéŕ đéṽîçé~~~~~',
+      other: number('en', d.count, 0) + ' öţĥéŕ đéṽîçéš~~~~~',
+    }) +
+    '⟧',
+  'diagnostics.meterSlowedBadge': () => '⟦Šļöŵéđ~~~⟧',
+  'diagnostics.meterWaitingService': () => '⟦ŵåîţîñĝ ƒöŕ ţĥé šéŕṽîçé~~~~~~~~⟧',
+  'diagnostics.meterWaitingSlowDown': () => '⟦ŵåîţîñĝ, ţĥé šéŕṽîçé åšķéđ ûš ţö šļöŵ đöŵñ~~~~~~~~~~~~~~⟧',
+  'diagnostics.pacingAssumedPlan': () => '⟦ţĥé šéŕṽîçé ţéļļš ñö ļîɱîţ: ţĥé šɱåļļéšţ þļåñ’š þåçé~~~~~~~~~~~~~~~~~⟧',
+  'diagnostics.pacingLearned': () => '⟦ţĥé šéŕṽîçé åšķéđ ûš ţö šļöŵ đöŵñ~~~~~~~~~~~⟧',
+  'diagnostics.pacingSharedKey': () => '⟦öţĥéŕ đéṽîçéš ûšé ţĥîš ķéý ţöö~~~~~~~~~~⟧',
+  'diagnostics.pauseBackoff': () => '⟦ƀåçķîñĝ öƒƒ åƒţéŕ éŕŕöŕš~~~~~~~~~⟧',
+  'diagnostics.pauseBanned': () => '⟦ţĥé šéŕṽîçé ĥåš ţéɱþöŕåŕîļý ƀļöçķéđ ţĥîš ķéý~~~~~~~~~~~~~~~~⟧',
+  'diagnostics.pauseQuotaExhausted': () => '⟦ţĥé đåîļý ǫûöţå îš ûšéđ ûþ~~~~~~~~~⟧',
+  'diagnostics.pauseRemainingZero': () => '⟦ñö ŕéǫûéšţš ļéƒţ îñ ţĥîš ŵîñđöŵ~~~~~~~~~~~⟧',
+  'diagnostics.pauseRetryAfter': () => '⟦ţĥé šéŕṽîçé åšķéđ ûš ţö ŵåîţ~~~~~~~~~~⟧',
+  'diagnostics.pauseThrottled': () => '⟦ţĥé šéŕṽîçé åšķéđ ûš ţö šļöŵ đöŵñ~~~~~~~~~~~⟧',
+  'diagnostics.rateReset': (d) => '⟦ŕéšéţ~~ ' + d.value + '⟧',
+  'diagnostics.rateRetry': (d) => '⟦ŕéţŕý~~ ' + d.value + '⟧',
+  'diagnostics.refresh': () => '⟦Ŕéƒŕéšĥ~~~⟧',
+  'diagnostics.requestsAbout': (d) =>
+    '⟦Ţĥé ļåšţ~~~ ' +
+    plural(d.count, 0, en, {
+      one: number('en', d.count, 0) + ' ŕéǫûéšţ~~~',
+      other: number('en', d.count, 0) + ' ŕéǫûéšţš~~~~',
+    }) +
+    ' (ûþ ţö~~ ' +
+    number('en', d.max, 0) +
+    '). Ñö ķéý öŕ öţĥéŕ šéçŕéţ îš ŕéçöŕđéđ.~~~~~~~~~~~~⟧',
+  'diagnostics.storageHeading': () => '⟦Šţöŕåĝé öñ ţĥîš çöɱþûţéŕ~~~~~~~~~⟧',
+  'diagnostics.storagePersistence': (d) => '⟦Ɓŕöŵšéŕ šţöŕåĝé:~~~~~~ ' + d.persistence + '.⟧',
+  'diagnostics.storageQuiet': () =>
+    '⟦Ñöţĥîñĝ ĥåš ĥåþþéñéđ ţö ţĥé šţöŕåĝé šîñçé ţĥîš ŵîñđöŵ öþéñéđ.~~~~~~~~~~~~~~~~~~~~~⟧',
+  'diagnostics.title': () => '⟦Đîåĝñöšţîçš~~~~~⟧',
+  'diagnostics.updatesHeading': () => '⟦Ûþđåţéš öƒ Åđöþţîöñ Đéšķ~~~~~~~~~⟧',
   'language.failed': (d) => '⟦Ţĥé ļåñĝûåĝé çöûļđ ñöţ ƀé çĥåñĝéđ:~~~~~~~~~~~~ ' + d.reason + '⟧',
   'language.heading': () => '⟦Ļåñĝûåĝé~~~~⟧',
   'language.hint': () =>
@@ -237,6 +316,16 @@ const messages: Messages = {
   'list.statusLabel': () => '⟦Šţåţûš~~~⟧',
   'list.title': () => '⟦Åñîɱåļš~~~⟧',
   'list.updated': (d) => '⟦Ûþđåţéđ~~~ ' + d.time + ' · ' + number('en', d.count, 0) + ' šĥöŵñ~~⟧',
+  'orders.about': (d) =>
+    '⟦Ţĥé šéŕṽîçé’š îñţéŕƒåçé đöéš ñöţ đéšçŕîƀé öŕđéŕš, šö ţĥîš îš éẋåçţļý ţĥé ĴŠÖÑ îţ ŕéţûŕñéđ ƒöŕ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~ ' +
+    d.request +
+    ', šĥöŵñ åš-îš.~~~~⟧',
+  'orders.failed': (d) => '⟦Çöûļđ ñöţ ļöåđ öŕđéŕš:~~~~~~~~ ' + d.reason + '⟧',
+  'orders.fetched': (d) => '⟦Ƒéţçĥéđ~~~ ' + d.time + '⟧',
+  'orders.jsonLabel': () => '⟦Öŕđéŕš åš ŕéţûŕñéđ ƀý ţĥé šéŕṽîçé~~~~~~~~~~~~⟧',
+  'orders.loading': () => '⟦Ļöåđîñĝ öŕđéŕš…~~~~~~⟧',
+  'orders.refresh': () => '⟦Ŕéƒŕéšĥ~~~⟧',
+  'orders.title': () => '⟦Šţöŕé öŕđéŕš (ŕéåđ-öñļý)~~~~~~~~⟧',
   'profiles.addProfile': () => '⟦Åđđ þŕöƒîļé~~~~⟧',
   'profiles.added': (d) =>
     '⟦' + d.name + ' ŵåš åđđéđ åñđ îš ñöŵ šĥöŵñ. Šåṽé îţš ÅÞÎ ķéý îñ ţĥé ÅÞÎ ķéý çåŕđ.~~~~~~~~~~~~~~~~~~~~⟧',
@@ -595,5 +684,248 @@ const messages: Messages = {
   'sync.sendMineLabel': (d) => '⟦Šéñđ ɱîñé:~~~~ ' + d.name + '⟧',
   'sync.sending': (d) => '⟦Šéñđîñĝ~~~ ' + number('en', d.current, 0) + ' öƒ~ ' + number('en', d.total, 0) + '⟧',
   'sync.thisProfile': () => '⟦ţĥîš þŕöƒîļé~~~~~⟧',
+  'toolkit.columnCategory': () => '⟦çåţéĝöŕý~~~~⟧',
+  'toolkit.columnCategoryId': () => '⟦çåţéĝöŕý îđ~~~~⟧',
+  'toolkit.columnCategoryName': () => '⟦çåţéĝöŕý ñåɱé~~~~~⟧',
+  'toolkit.columnId': () => '⟦îđ~⟧',
+  'toolkit.columnName': () => '⟦ñåɱé~~⟧',
+  'toolkit.columnStatus': () => '⟦šţåţûš~~~⟧',
+  'toolkit.exportButton': () => '⟦Éẋþöŕţ ÇŠṼ~~~~⟧',
+  'toolkit.exportWaitingLeftOut': (d) =>
+    '⟦' +
+    plural(d.count, 0, en, {
+      one: 'Ţĥé~~ ' + number('en', d.count, 0) + ' ŵåîţîñĝ ţö šéñđ îš ñöţ îñ îţ: îţ ĥåš ñö ÎĐ ýéţ.~~~~~~~~~~~~~~',
+      other:
+        'Ţĥé~~ ' + number('en', d.count, 0) + ' ŵåîţîñĝ ţö šéñđ åŕé ñöţ îñ îţ: ţĥéý ĥåṽé ñö ÎĐ ýéţ.~~~~~~~~~~~~~~~~',
+    }) +
+    '⟧',
+  'toolkit.exportWhat': (d) =>
+    '⟦' +
+    plural(d.count, 0, en, {
+      one: number('en', d.count, 0) + ' åñîɱåļ~~~',
+      other: number('en', d.count, 0) + ' åñîɱåļš~~~',
+    }) +
+    '⟧',
+  'toolkit.exporting': () => '⟦Éẋþöŕţîñĝ…~~~~⟧',
+  'toolkit.fileBinary': () =>
+    '⟦Ţĥé ƒîļé îš ñöţ å ţéẋţ ƒîļé (îţ ĥöļđš ƀîñåŕý đåţå). Çĥööšé å ÇŠṼ ƒîļé.~~~~~~~~~~~~~~~~~~~~~⟧',
+  'toolkit.fileEmpty': () => '⟦Ţĥé ƒîļé îš éɱþţý.~~~~~~⟧',
+  'toolkit.fileNotUtf8': () =>
+    '⟦Ţĥé ƒîļé îš ñöţ ÛŢƑ-8 ţéẋţ (îţ ɱåý ƀé îñ åñ öļđéŕ éñçöđîñĝ). Îñ ţĥé šþŕéåđšĥééţ, šåṽé îţ åš “ÇŠṼ ÛŢƑ-8 (çöɱɱå đéļîɱîţéđ)” åñđ çĥööšé îţ åĝåîñ.~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~⟧',
+  'toolkit.fileTooLarge': (d) =>
+    '⟦Ţĥé ƒîļé îš~~~~ ' +
+    d.size +
+    ' ṀƁ; åñ îɱþöŕţ ţåķéš åţ ɱöšţ~~~~~~~~~ ' +
+    d.max +
+    ' ṀƁ (åƀöûţ~~~ ' +
+    number('en', d.rows, 0) +
+    ' åñîɱåļš). Šþļîţ îţ îñţö šɱåļļéŕ ƒîļéš.~~~~~~~~~~~~⟧',
+  'toolkit.fileUnreadable': (d) => '⟦Ţĥé ƒîļé çöûļđ ñöţ ƀé ŕéåđ (~~~~~~~~~' + d.reason + ').⟧',
+  'toolkit.fileUtf16': () =>
+    '⟦Ţĥé ƒîļé îš šåṽéđ åš ÛŢƑ-16 (“Ûñîçöđé ţéẋţ”), ñöţ ÛŢƑ-8. Îñ ţĥé šþŕéåđšĥééţ, šåṽé îţ åš “ÇŠṼ ÛŢƑ-8 (çöɱɱå đéļîɱîţéđ)” åñđ çĥööšé îţ åĝåîñ.~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~⟧',
+  'toolkit.importAdd': (d) =>
+    '⟦' +
+    plural(d.count, 0, en, {
+      one: 'Åđđ~~ ' + number('en', d.count, 0) + ' åñîɱåļ ţö ţĥé ǫûéûé~~~~~~~',
+      other: 'Åđđ~~ ' + number('en', d.count, 0) + ' åñîɱåļš ţö ţĥé ǫûéûé~~~~~~~',
+    }) +
+    '⟧',
+  'toolkit.importAddOne': () => '⟦Åđđ öñé åñîɱåļ~~~~~⟧',
+  'toolkit.importAdding': () => '⟦Åđđîñĝ…~~~⟧',
+  'toolkit.importAlsoDuplicates': (d) =>
+    '⟦' +
+    plural(d.count, 0, en, {
+      one:
+        'Åļšö åđđ ţĥé~~~~ ' +
+        number('en', d.count, 0) +
+        ' ŕöŵ ţĥåţ ļööķš ļîķé åñîɱåļš åļŕéåđý öñ ţĥîš đéṽîçé~~~~~~~~~~~~~~~~~',
+      other:
+        'Åļšö åđđ ţĥé~~~~ ' +
+        number('en', d.count, 0) +
+        ' ŕöŵš ţĥåţ ļööķ ļîķé åñîɱåļš åļŕéåđý öñ ţĥîš đéṽîçé~~~~~~~~~~~~~~~~~',
+    }) +
+    '⟧',
+  'toolkit.importAnother': () => '⟦Îɱþöŕţ åñöţĥéŕ ƒîļé~~~~~~~⟧',
+  'toolkit.importCannotAdd': (d) =>
+    '⟦' +
+    plural(d.count, 0, en, {
+      one: number('en', d.count, 0) + ' ŕöŵ çåññöţ ƀé åđđéđ:~~~~~~~',
+      other: number('en', d.count, 0) + ' ŕöŵš çåññöţ ƀé åđđéđ:~~~~~~~',
+    }) +
+    '⟧',
+  'toolkit.importCategoryFormula': (d) =>
+    '⟦Çåţéĝöŕý “~~~~' + d.category + '” šţåŕţš ļîķé å šþŕéåđšĥééţ ƒöŕɱûļå.~~~~~~~~~~~~⟧',
+  'toolkit.importCategoryIdTooLarge': (d) =>
+    '⟦Çåţéĝöŕý ÎĐ~~~~ ' + d.id + ' îš ţöö ļåŕĝé ƒöŕ å 64-ƀîţ ŵĥöļé ñûɱƀéŕ.~~~~~~~~~~~~⟧',
+  'toolkit.importCategoryMissing': () => '⟦Çåţéĝöŕý îš ɱîššîñĝ.~~~~~~~⟧',
+  'toolkit.importCategoryUnknown': (d) =>
+    '⟦Çåţéĝöŕý “~~~~' +
+    d.category +
+    '” îš ñöţ å ķñöŵñ çåţéĝöŕý ñåɱé: ûšé îţš ÎĐ, öŕ åđđ ţĥé ñåɱé îñ Ķéýš åñđ þŕöƒîļéš.~~~~~~~~~~~~~~~~~~~~~~~~⟧',
+  'toolkit.importChooseAnother': () => '⟦Çĥööšé åñöţĥéŕ ƒîļé~~~~~~~⟧',
+  'toolkit.importColumnMissing': (d) =>
+    '⟦Ţĥé ƒîļé ĥåš ñö~~~~~ ' + d.missing + ' çöļûɱñ (îţš ƒîŕšţ ŕöŵ ñåɱéš~~~~~~~~~ ' + d.found + '). ' + d.how + '⟧',
+  'toolkit.importColumnTwice': (d) => '⟦Ţĥé ĥéåđéŕ ñåɱéš ţĥé~~~~~~~ ' + d.column + ' çöļûɱñ ţŵîçé.~~~~~ ' + d.how + '⟧',
+  'toolkit.importColumnsNotUsed': (d) => '⟦Çöļûɱñš ñöţ ûšéđ:~~~~~~ ' + d.columns + '.⟧',
+  'toolkit.importFileLabel': () => '⟦Šþŕéåđšĥééţ ƒîļé (.çšṽ)~~~~~~~~⟧',
+  'toolkit.importHeadCategory': () => '⟦Çåţéĝöŕý~~~~⟧',
+  'toolkit.importHeadName': () => '⟦Ñåɱé~~⟧',
+  'toolkit.importHeadResult': () => '⟦Ŕéšûļţ~~~⟧',
+  'toolkit.importHeadRow': () => '⟦Ŕöŵ~~⟧',
+  'toolkit.importHeadStatus': () => '⟦Šţåţûš~~~⟧',
+  'toolkit.importHow': (d) =>
+    '⟦Ţĥé ƒîŕšţ ŕöŵ ɱûšţ ñåɱé ţĥé çöļûɱñš:~~~~~~~~~~~~ ' +
+    d.name +
+    ', ' +
+    d.category +
+    ' (åñ ÎĐ öŕ å ķñöŵñ çåţéĝöŕý ñåɱé) åñđ, îƒ ýöû ļîķé,~~~~~~~~~~~~~~~ ' +
+    d.status +
+    '.⟧',
+  'toolkit.importIntro': (d) =>
+    '⟦Å ÇŠṼ ƒîļé (ÛŢƑ-8, çöɱɱåš öŕ šéɱîçöļöñš) ŵĥöšé ƒîŕšţ ŕöŵ ñåɱéš ţĥé çöļûɱñš~~~~~~~~~~~~~~~~~~~~~~~ ' +
+    d.name +
+    ', ' +
+    d.category +
+    ' (åñ ÎĐ öŕ å çåţéĝöŕý ñåɱé ķñöŵñ öñ ţĥîš þŕöƒîļé) åñđ, îƒ ýöû ļîķé,~~~~~~~~~~~~~~~~~~~~ ' +
+    d.status +
+    ' (' +
+    d.available +
+    ', ' +
+    d.pending +
+    ' öŕ~ ' +
+    d.sold +
+    '). Éṽéŕý ŕöŵ îš çĥéçķéđ ƒîŕšţ; ñöţĥîñĝ îš åđđéđ ûñţîļ ýöû çöñƒîŕɱ.~~~~~~~~~~~~~~~~~~~~~⟧',
+  'toolkit.importLeftOut': (d) =>
+    '⟦' +
+    plural(d.count, 0, en, {
+      one: number('en', d.count, 0) + ' ŕöŵ ŵåš ñöţ åđđéđ (ļîšţéđ ƀéļöŵ).~~~~~~~~~~',
+      other: number('en', d.count, 0) + ' ŕöŵš ŵéŕé ñöţ åđđéđ (ļîšţéđ ƀéļöŵ).~~~~~~~~~~~',
+    }) +
+    '⟧',
+  'toolkit.importNameFormula': (d) =>
+    '⟦Ñåɱé šţåŕţš ŵîţĥ~~~~~~ ' +
+    select(d.first, { tab: 'å ţåƀ~~', other: '“' + d.first + '”' }) +
+    ", šö å šþŕéåđšĥééţ ŵöûļđ ŕûñ îţ åš å ƒöŕɱûļå. Îƒ ţĥåţ îš ŕéåļļý ţĥé ñåɱé, šţåŕţ ţĥé çéļļ ŵîţĥ åñ åþöšţŕöþĥé ('~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~" +
+    d.cell +
+    ').⟧',
+  'toolkit.importNameInvalid': (d) => '⟦Ñåɱé:~~ ' + d.reason + '.⟧',
+  'toolkit.importNameMissing': () => '⟦Ñåɱé îš ɱîššîñĝ.~~~~~~⟧',
+  'toolkit.importNameTooLong': (d) =>
+    '⟦Ñåɱé: ñåɱé ɱûšţ ƀé åţ ɱöšţ~~~~~~~~ ' + number('en', d.max, 0) + ' çĥåŕåçţéŕš.~~~~⟧',
+  'toolkit.importNoHeader': (d) => '⟦Ţĥé ƒîļé ĥåš ñö ĥéåđéŕ ŕöŵ.~~~~~~~~~ ' + d.how + '⟧',
+  'toolkit.importNoRows': () => '⟦Ţĥé ƒîļé ĥåš å ĥéåđéŕ ŕöŵ ƀûţ ñö åñîɱåļš ƀéļöŵ îţ.~~~~~~~~~~~~~~~~⟧',
+  'toolkit.importNothingAdded': (d) => '⟦Ñöţĥîñĝ ŵåš åđđéđ:~~~~~~ ' + d.reason + '⟧',
+  'toolkit.importQuoteNotClosed': () =>
+    '⟦Å ǫûöţé îñ ţĥîš ŕöŵ îš ñöţ çļöšéđ, šö ţĥé ŕéšţ öƒ ţĥé ƒîļé ɱåý ƀé ŕéåđ îñţö îţ.~~~~~~~~~~~~~~~~~~~~~~~~⟧',
+  'toolkit.importReading': (d) => '⟦Ŕéåđîñĝ~~~ ' + d.file + '…⟧',
+  'toolkit.importRefused': (d) => '⟦' + d.problem + ' Ñöţĥîñĝ ŵåš îɱþöŕţéđ.~~~~~~~~⟧',
+  'toolkit.importResultAdded': () => '⟦Åđđéđ.~~⟧',
+  'toolkit.importResultAddedDuplicate': (d) => '⟦Åđđéđ (þöššîƀļé đûþļîçåţé öƒ~~~~~~~~~~ ' + d.matches + ').⟧',
+  'toolkit.importResultDuplicate': (d) =>
+    '⟦Þöššîƀļé đûþļîçåţé öƒ~~~~~~~~ ' + d.matches + ': åđđéđ öñļý îƒ ýöû ţîçķ ţĥé ƀöẋ åƀöṽé.~~~~~~~~~~~~⟧',
+  'toolkit.importResultNotAdded': () => '⟦Ñöţ åđđéđ.~~~~⟧',
+  'toolkit.importResultNotAddedDuplicate': (d) => '⟦Ñöţ åđđéđ: þöššîƀļé đûþļîçåţé öƒ~~~~~~~~~~~ ' + d.matches + '.⟧',
+  'toolkit.importResultReady': () => '⟦Ŕéåđý.~~⟧',
+  'toolkit.importRowLabel': (d) => '⟦Ŕöŵ~~ ' + d.row + '⟧',
+  'toolkit.importRowsOf': (d) => '⟦Ŕöŵš öƒ~~~ ' + d.file + '⟧',
+  'toolkit.importSaved': (d) =>
+    '⟦' +
+    plural(d.count, 0, en, {
+      one:
+        number('en', d.count, 0) +
+        ' åñîɱåļ ƒŕöɱ~~~~ ' +
+        d.file +
+        ' îš šåṽéđ öñ ţĥîš đéṽîçé åñđ ŵåîţîñĝ ţö šéñđ.~~~~~~~~~~~~~~',
+      other:
+        number('en', d.count, 0) +
+        ' åñîɱåļš ƒŕöɱ~~~~~ ' +
+        d.file +
+        ' åŕé šåṽéđ öñ ţĥîš đéṽîçé åñđ ŵåîţîñĝ ţö šéñđ.~~~~~~~~~~~~~~~',
+    }) +
+    '⟧',
+  'toolkit.importSeeList': () => '⟦Šéé ţĥé ļîšţ~~~~⟧',
+  'toolkit.importStatusUnknown': (d) =>
+    '⟦Šţåţûš “~~~' +
+    d.status +
+    '” îš ñöţ~~ ' +
+    d.available +
+    ', ' +
+    d.pending +
+    ' öŕ~ ' +
+    d.sold +
+    ' (ļéåṽé îţ éɱþţý ţö ļéţ ţĥé šéŕṽîçé đéçîđé).~~~~~~~~~~~~~~⟧',
+  'toolkit.importSummary': (d) =>
+    '⟦' +
+    plural(d.rows, 0, en, { one: number('en', d.rows, 0) + ' ŕöŵ~~', other: number('en', d.rows, 0) + ' ŕöŵš~~' }) +
+    ' · ' +
+    plural(d.valid, 0, en, { other: number('en', d.valid, 0) + ' çåñ ƀé åđđéđ~~~~' }) +
+    ' · ' +
+    plural(d.invalid, 0, en, { other: number('en', d.invalid, 0) + ' ŵîţĥ þŕöƀļéɱš~~~~~' }) +
+    ' · ' +
+    plural(d.flagged, 0, en, {
+      one: number('en', d.flagged, 0) + ' ɱåý ƀé å đûþļîçåţé~~~~~~',
+      other: number('en', d.flagged, 0) + ' ɱåý ƀé đûþļîçåţéš~~~~~~',
+    }) +
+    '.⟧',
+  'toolkit.importTableCaption': (d) => '⟦Éṽéŕý ŕöŵ öƒ~~~~ ' + d.file + ' åñđ ŵĥåţ ţĥé îɱþöŕţ đöéš ŵîţĥ îţ~~~~~~~~~~~⟧',
+  'toolkit.importTitle': () => '⟦Îɱþöŕţ ƒŕöɱ å šþŕéåđšĥééţ~~~~~~~~~⟧',
+  'toolkit.importTooManyCells': (d) =>
+    '⟦Ţĥé ŕöŵ ĥåš~~~~ ' +
+    number('en', d.cells, 0) +
+    ' çéļļš ƀûţ ţĥé ĥéåđéŕ ĥåš~~~~~~~~ ' +
+    number('en', d.width, 0) +
+    ': îš ţĥéŕé å çöɱɱå öŕ šéɱîçöļöñ îñ å ñåɱé ŵîţĥöûţ ǫûöţéš?~~~~~~~~~~~~~~~~~~⟧',
+  'toolkit.importTooManyRows': (d) =>
+    '⟦Ţĥé ƒîļé ĥåš~~~~ ' +
+    number('en', d.rows, 0) +
+    ' ŕöŵš; åñ îɱþöŕţ ţåķéš åţ ɱöšţ~~~~~~~~~~ ' +
+    number('en', d.max, 0) +
+    '. Šþļîţ îţ îñţö šɱåļļéŕ ƒîļéš.~~~~~~~~~~⟧',
+  'toolkit.prepareCouldNot': (d) => '⟦Çöûļđ ñöţ þŕéþåŕé:~~~~~~ ' + d.reason + '⟧',
+  'toolkit.prepareFailed': (d) =>
+    '⟦' +
+    d.message +
+    ' (' +
+    plural(d.count, 0, en, {
+      one: number('en', d.count, 0) + ' åñîɱåļ îš åṽåîļåƀļé öƒƒļîñé~~~~~~~~~~',
+      other: number('en', d.count, 0) + ' åñîɱåļš åŕé åṽåîļåƀļé öƒƒļîñé~~~~~~~~~~~',
+    }) +
+    '.)⟧',
+  'toolkit.prepareReady': (d) =>
+    '⟦' +
+    plural(d.count, 0, en, {
+      one: 'Ŕéåđý:~~ ' + number('en', d.count, 0) + ' åñîɱåļ îš ñöŵ åṽåîļåƀļé öƒƒļîñé.~~~~~~~~~~~',
+      other: 'Ŕéåđý:~~ ' + number('en', d.count, 0) + ' åñîɱåļš åŕé ñöŵ åṽåîļåƀļé öƒƒļîñé.~~~~~~~~~~~~',
+    }) +
+    '⟧',
+  'toolkit.printAbout': (d) =>
+    '⟦' +
+    d.source +
+    ' · ' +
+    plural(d.count, 0, en, {
+      one: number('en', d.count, 0) + ' åñîɱåļ~~~',
+      other: number('en', d.count, 0) + ' åñîɱåļš~~~',
+    }) +
+    '. Öñé åñîɱåļ þéŕ ŕöŵ; ţĥé þŕöƒîļé åñđ ţĥé đåţé ĥéåđ éṽéŕý þåĝé.~~~~~~~~~~~~~~~~~~~~⟧',
+  'toolkit.printAvailableSource': () => '⟦Åļļ åṽåîļåƀļé åñîɱåļš šåṽéđ öñ ţĥîš đéṽîçé~~~~~~~~~~~~~~~⟧',
+  'toolkit.printAvailableTitle': () => '⟦Åṽåîļåƀļé åñîɱåļš~~~~~~~⟧',
+  'toolkit.printBack': () => '⟦Ɓåçķ ţö ţĥé ļîšţ~~~~~~⟧',
+  'toolkit.printButton': () => '⟦Þŕîñţ~~⟧',
+  'toolkit.printCancelled': () => '⟦Ñöţ þŕîñţéđ: ţĥé þŕîñţ ŵåš çåñçéļļéđ.~~~~~~~~~~~~⟧',
+  'toolkit.printCategoryFallback': (d) => '⟦Çåţéĝöŕý~~~~ ' + d.id + '⟧',
+  'toolkit.printEmpty': () => '⟦Ţĥéŕé åŕé ñö åñîɱåļš ţö þŕîñţ ĥéŕé.~~~~~~~~~~~~⟧',
+  'toolkit.printHeadCategory': () => '⟦Çåţéĝöŕý~~~~⟧',
+  'toolkit.printHeadId': () => '⟦ÎĐ~⟧',
+  'toolkit.printHeadName': () => '⟦Ñåɱé~~⟧',
+  'toolkit.printHeadStatus': () => '⟦Šţåţûš~~~⟧',
+  'toolkit.printHeading': (d) => '⟦Þŕîñţ:~~ ' + d.title + '⟧',
+  'toolkit.printListButton': () => '⟦Þŕîñţ ļîšţ~~~~⟧',
+  'toolkit.printNotPrinted': (d) => '⟦Ñöţ þŕîñţéđ:~~~~ ' + d.reason + '⟧',
+  'toolkit.printNotPrintedBecause': (d) => '⟦Ñöţ þŕîñţéđ:~~~~ ' + d.reason + '.⟧',
+  'toolkit.printPrintedAt': (d) => '⟦Þŕîñţéđ~~~ ' + d.date + '⟧',
+  'toolkit.printProfile': (d) => '⟦Þŕöƒîļé:~~~ ' + d.profile + '⟧',
+  'toolkit.printReadFailed': (d) => '⟦Çöûļđ ñöţ ŕéåđ ţĥé šåṽéđ åñîɱåļš:~~~~~~~~~~~ ' + d.reason + '⟧',
+  'toolkit.printShowAvailable': () => '⟦Šĥöŵ åļļ åṽåîļåƀļé åñîɱåļš~~~~~~~~~~⟧',
+  'toolkit.printStatusNone': () => '⟦ñöţ ĝîṽéñ~~~~⟧',
 };
 export default messages;

@@ -133,6 +133,79 @@ const messages: Messages = {
   'detail.shownCopy': (d) => 'Shown is the copy the service last confirmed, at ' + d.time + '.',
   'detail.status': () => 'Status',
   'detail.title': (d) => 'Animal ' + d.id,
+  'diagnostics.clipboardFailed': () => 'Could not use the clipboard: select the text below and copy it.',
+  'diagnostics.copied': (d) =>
+    plural(d.count, 0, en, {
+      one: 'Copied ' + number('en', d.count, 0) + ' request to the clipboard.',
+      other: 'Copied ' + number('en', d.count, 0) + ' requests to the clipboard.',
+    }),
+  'diagnostics.copy': () => 'Copy diagnostics',
+  'diagnostics.copyLabel': () => 'Diagnostics to copy',
+  'diagnostics.eventLost': () =>
+    "The browser closed this profile's storage (it was cleared); it was compared with the safety copy again.",
+  'diagnostics.eventRestored': (d) => "Restored from this computer's safety copy: " + d.names + '.',
+  'diagnostics.eventUnusable': (d) =>
+    "The browser's storage could not be opened (" +
+    d.reason +
+    "); the app keeps this profile in the window's memory and the safety copy.",
+  'diagnostics.headDuration': () => 'Duration',
+  'diagnostics.headIdempotency': () => 'Idempotency key',
+  'diagnostics.headMethod': () => 'Method',
+  'diagnostics.headPath': () => 'Path',
+  'diagnostics.headProfile': () => 'Profile',
+  'diagnostics.headRate': () => 'Rate headers',
+  'diagnostics.headStatus': () => 'Status',
+  'diagnostics.headTime': () => 'Time',
+  'diagnostics.headVia': () => 'Via',
+  'diagnostics.logLabel': () => 'Request log',
+  'diagnostics.meterBarLabel': () => 'Requests left in this window',
+  'diagnostics.meterLabel': () => 'Rate limit',
+  'diagnostics.meterLeft': (d) => d.remaining + ' / ' + d.limit + ' left',
+  'diagnostics.meterNextIn': (d) => 'next request in ' + d.duration,
+  'diagnostics.meterNotMeasured': () => 'Rate limit: not measured yet',
+  'diagnostics.meterPaceEvery': (d) => '1 request every ' + d.seconds + ' s',
+  'diagnostics.meterPaceEveryDuration': (d) => '1 request every ' + d.duration,
+  'diagnostics.meterPaceSecond': () => '1 request a second',
+  'diagnostics.meterPausedBadge': () => 'Paused',
+  'diagnostics.meterQueued': (d) => plural(d.count, 0, en, { other: number('en', d.count, 0) + ' waiting' }),
+  'diagnostics.meterQuotaBadge': () => 'Daily quota used up',
+  'diagnostics.meterResets': (d) => 'resets in ' + d.time,
+  'diagnostics.meterResumesIn': (d) => 'resumes in ' + d.duration,
+  'diagnostics.meterShared': (d) =>
+    'key shared with about ' +
+    plural(d.count, 0, en, {
+      one: number('en', d.count, 0) + ' other device',
+      other: number('en', d.count, 0) + ' other devices',
+    }),
+  'diagnostics.meterSlowedBadge': () => 'Slowed',
+  'diagnostics.meterWaitingService': () => 'waiting for the service',
+  'diagnostics.meterWaitingSlowDown': () => 'waiting, the service asked us to slow down',
+  'diagnostics.pacingAssumedPlan': () => 'the service tells no limit: the smallest plan’s pace',
+  'diagnostics.pacingLearned': () => 'the service asked us to slow down',
+  'diagnostics.pacingSharedKey': () => 'other devices use this key too',
+  'diagnostics.pauseBackoff': () => 'backing off after errors',
+  'diagnostics.pauseBanned': () => 'the service has temporarily blocked this key',
+  'diagnostics.pauseQuotaExhausted': () => 'the daily quota is used up',
+  'diagnostics.pauseRemainingZero': () => 'no requests left in this window',
+  'diagnostics.pauseRetryAfter': () => 'the service asked us to wait',
+  'diagnostics.pauseThrottled': () => 'the service asked us to slow down',
+  'diagnostics.rateReset': (d) => 'reset ' + d.value,
+  'diagnostics.rateRetry': (d) => 'retry ' + d.value,
+  'diagnostics.refresh': () => 'Refresh',
+  'diagnostics.requestsAbout': (d) =>
+    'The last ' +
+    plural(d.count, 0, en, {
+      one: number('en', d.count, 0) + ' request',
+      other: number('en', d.count, 0) + ' requests',
+    }) +
+    ' (up to ' +
+    number('en', d.max, 0) +
+    '). No key or other secret is recorded.',
+  'diagnostics.storageHeading': () => 'Storage on this computer',
+  'diagnostics.storagePersistence': (d) => 'Browser storage: ' + d.persistence + '.',
+  'diagnostics.storageQuiet': () => 'Nothing has happened to the storage since this window opened.',
+  'diagnostics.title': () => 'Diagnostics',
+  'diagnostics.updatesHeading': () => 'Updates of Adoption Desk',
   'language.failed': (d) => 'The language could not be changed: ' + d.reason,
   'language.heading': () => 'Language',
   'language.hint': () =>
@@ -213,6 +286,16 @@ const messages: Messages = {
   'list.statusLabel': () => 'Status',
   'list.title': () => 'Animals',
   'list.updated': (d) => 'Updated ' + d.time + ' · ' + number('en', d.count, 0) + ' shown',
+  'orders.about': (d) =>
+    'The service’s interface does not describe orders, so this is exactly the JSON it returned for ' +
+    d.request +
+    ', shown as-is.',
+  'orders.failed': (d) => 'Could not load orders: ' + d.reason,
+  'orders.fetched': (d) => 'Fetched ' + d.time,
+  'orders.jsonLabel': () => 'Orders as returned by the service',
+  'orders.loading': () => 'Loading orders…',
+  'orders.refresh': () => 'Refresh',
+  'orders.title': () => 'Store orders (read-only)',
   'profiles.addProfile': () => 'Add profile',
   'profiles.added': (d) => d.name + ' was added and is now shown. Save its API key in the API key card.',
   'profiles.addressLabel': () => 'Service address',
@@ -500,5 +583,205 @@ const messages: Messages = {
   'sync.sendMineLabel': (d) => 'Send mine: ' + d.name,
   'sync.sending': (d) => 'Sending ' + number('en', d.current, 0) + ' of ' + number('en', d.total, 0),
   'sync.thisProfile': () => 'this profile',
+  'toolkit.columnCategory': () => 'category',
+  'toolkit.columnCategoryId': () => 'category id',
+  'toolkit.columnCategoryName': () => 'category name',
+  'toolkit.columnId': () => 'id',
+  'toolkit.columnName': () => 'name',
+  'toolkit.columnStatus': () => 'status',
+  'toolkit.exportButton': () => 'Export CSV',
+  'toolkit.exportWaitingLeftOut': (d) =>
+    plural(d.count, 0, en, {
+      one: 'The ' + number('en', d.count, 0) + ' waiting to send is not in it: it has no ID yet.',
+      other: 'The ' + number('en', d.count, 0) + ' waiting to send are not in it: they have no ID yet.',
+    }),
+  'toolkit.exportWhat': (d) =>
+    plural(d.count, 0, en, { one: number('en', d.count, 0) + ' animal', other: number('en', d.count, 0) + ' animals' }),
+  'toolkit.exporting': () => 'Exporting…',
+  'toolkit.fileBinary': () => 'The file is not a text file (it holds binary data). Choose a CSV file.',
+  'toolkit.fileEmpty': () => 'The file is empty.',
+  'toolkit.fileNotUtf8': () =>
+    'The file is not UTF-8 text (it may be in an older encoding). In the spreadsheet, save it as “CSV UTF-8 (comma delimited)” and choose it again.',
+  'toolkit.fileTooLarge': (d) =>
+    'The file is ' +
+    d.size +
+    ' MB; an import takes at most ' +
+    d.max +
+    ' MB (about ' +
+    number('en', d.rows, 0) +
+    ' animals). Split it into smaller files.',
+  'toolkit.fileUnreadable': (d) => 'The file could not be read (' + d.reason + ').',
+  'toolkit.fileUtf16': () =>
+    'The file is saved as UTF-16 (“Unicode text”), not UTF-8. In the spreadsheet, save it as “CSV UTF-8 (comma delimited)” and choose it again.',
+  'toolkit.importAdd': (d) =>
+    plural(d.count, 0, en, {
+      one: 'Add ' + number('en', d.count, 0) + ' animal to the queue',
+      other: 'Add ' + number('en', d.count, 0) + ' animals to the queue',
+    }),
+  'toolkit.importAddOne': () => 'Add one animal',
+  'toolkit.importAdding': () => 'Adding…',
+  'toolkit.importAlsoDuplicates': (d) =>
+    plural(d.count, 0, en, {
+      one: 'Also add the ' + number('en', d.count, 0) + ' row that looks like animals already on this device',
+      other: 'Also add the ' + number('en', d.count, 0) + ' rows that look like animals already on this device',
+    }),
+  'toolkit.importAnother': () => 'Import another file',
+  'toolkit.importCannotAdd': (d) =>
+    plural(d.count, 0, en, {
+      one: number('en', d.count, 0) + ' row cannot be added:',
+      other: number('en', d.count, 0) + ' rows cannot be added:',
+    }),
+  'toolkit.importCategoryFormula': (d) => 'Category “' + d.category + '” starts like a spreadsheet formula.',
+  'toolkit.importCategoryIdTooLarge': (d) => 'Category ID ' + d.id + ' is too large for a 64-bit whole number.',
+  'toolkit.importCategoryMissing': () => 'Category is missing.',
+  'toolkit.importCategoryUnknown': (d) =>
+    'Category “' + d.category + '” is not a known category name: use its ID, or add the name in Keys and profiles.',
+  'toolkit.importChooseAnother': () => 'Choose another file',
+  'toolkit.importColumnMissing': (d) =>
+    'The file has no ' + d.missing + ' column (its first row names ' + d.found + '). ' + d.how,
+  'toolkit.importColumnTwice': (d) => 'The header names the ' + d.column + ' column twice. ' + d.how,
+  'toolkit.importColumnsNotUsed': (d) => 'Columns not used: ' + d.columns + '.',
+  'toolkit.importFileLabel': () => 'Spreadsheet file (.csv)',
+  'toolkit.importHeadCategory': () => 'Category',
+  'toolkit.importHeadName': () => 'Name',
+  'toolkit.importHeadResult': () => 'Result',
+  'toolkit.importHeadRow': () => 'Row',
+  'toolkit.importHeadStatus': () => 'Status',
+  'toolkit.importHow': (d) =>
+    'The first row must name the columns: ' +
+    d.name +
+    ', ' +
+    d.category +
+    ' (an ID or a known category name) and, if you like, ' +
+    d.status +
+    '.',
+  'toolkit.importIntro': (d) =>
+    'A CSV file (UTF-8, commas or semicolons) whose first row names the columns ' +
+    d.name +
+    ', ' +
+    d.category +
+    ' (an ID or a category name known on this profile) and, if you like, ' +
+    d.status +
+    ' (' +
+    d.available +
+    ', ' +
+    d.pending +
+    ' or ' +
+    d.sold +
+    '). Every row is checked first; nothing is added until you confirm.',
+  'toolkit.importLeftOut': (d) =>
+    plural(d.count, 0, en, {
+      one: number('en', d.count, 0) + ' row was not added (listed below).',
+      other: number('en', d.count, 0) + ' rows were not added (listed below).',
+    }),
+  'toolkit.importNameFormula': (d) =>
+    'Name starts with ' +
+    select(d.first, { tab: 'a tab', other: '“' + d.first + '”' }) +
+    ", so a spreadsheet would run it as a formula. If that is really the name, start the cell with an apostrophe ('" +
+    d.cell +
+    ').',
+  'toolkit.importNameInvalid': (d) => 'Name: ' + d.reason + '.',
+  'toolkit.importNameMissing': () => 'Name is missing.',
+  'toolkit.importNameTooLong': (d) => 'Name: name must be at most ' + number('en', d.max, 0) + ' characters.',
+  'toolkit.importNoHeader': (d) => 'The file has no header row. ' + d.how,
+  'toolkit.importNoRows': () => 'The file has a header row but no animals below it.',
+  'toolkit.importNothingAdded': (d) => 'Nothing was added: ' + d.reason,
+  'toolkit.importQuoteNotClosed': () =>
+    'A quote in this row is not closed, so the rest of the file may be read into it.',
+  'toolkit.importReading': (d) => 'Reading ' + d.file + '…',
+  'toolkit.importRefused': (d) => d.problem + ' Nothing was imported.',
+  'toolkit.importResultAdded': () => 'Added.',
+  'toolkit.importResultAddedDuplicate': (d) => 'Added (possible duplicate of ' + d.matches + ').',
+  'toolkit.importResultDuplicate': (d) =>
+    'Possible duplicate of ' + d.matches + ': added only if you tick the box above.',
+  'toolkit.importResultNotAdded': () => 'Not added.',
+  'toolkit.importResultNotAddedDuplicate': (d) => 'Not added: possible duplicate of ' + d.matches + '.',
+  'toolkit.importResultReady': () => 'Ready.',
+  'toolkit.importRowLabel': (d) => 'Row ' + d.row,
+  'toolkit.importRowsOf': (d) => 'Rows of ' + d.file,
+  'toolkit.importSaved': (d) =>
+    plural(d.count, 0, en, {
+      one: number('en', d.count, 0) + ' animal from ' + d.file + ' is saved on this device and waiting to send.',
+      other: number('en', d.count, 0) + ' animals from ' + d.file + ' are saved on this device and waiting to send.',
+    }),
+  'toolkit.importSeeList': () => 'See the list',
+  'toolkit.importStatusUnknown': (d) =>
+    'Status “' +
+    d.status +
+    '” is not ' +
+    d.available +
+    ', ' +
+    d.pending +
+    ' or ' +
+    d.sold +
+    ' (leave it empty to let the service decide).',
+  'toolkit.importSummary': (d) =>
+    plural(d.rows, 0, en, { one: number('en', d.rows, 0) + ' row', other: number('en', d.rows, 0) + ' rows' }) +
+    ' · ' +
+    plural(d.valid, 0, en, { other: number('en', d.valid, 0) + ' can be added' }) +
+    ' · ' +
+    plural(d.invalid, 0, en, { other: number('en', d.invalid, 0) + ' with problems' }) +
+    ' · ' +
+    plural(d.flagged, 0, en, {
+      one: number('en', d.flagged, 0) + ' may be a duplicate',
+      other: number('en', d.flagged, 0) + ' may be duplicates',
+    }) +
+    '.',
+  'toolkit.importTableCaption': (d) => 'Every row of ' + d.file + ' and what the import does with it',
+  'toolkit.importTitle': () => 'Import from a spreadsheet',
+  'toolkit.importTooManyCells': (d) =>
+    'The row has ' +
+    number('en', d.cells, 0) +
+    ' cells but the header has ' +
+    number('en', d.width, 0) +
+    ': is there a comma or semicolon in a name without quotes?',
+  'toolkit.importTooManyRows': (d) =>
+    'The file has ' +
+    number('en', d.rows, 0) +
+    ' rows; an import takes at most ' +
+    number('en', d.max, 0) +
+    '. Split it into smaller files.',
+  'toolkit.prepareCouldNot': (d) => 'Could not prepare: ' + d.reason,
+  'toolkit.prepareFailed': (d) =>
+    d.message +
+    ' (' +
+    plural(d.count, 0, en, {
+      one: number('en', d.count, 0) + ' animal is available offline',
+      other: number('en', d.count, 0) + ' animals are available offline',
+    }) +
+    '.)',
+  'toolkit.prepareReady': (d) =>
+    plural(d.count, 0, en, {
+      one: 'Ready: ' + number('en', d.count, 0) + ' animal is now available offline.',
+      other: 'Ready: ' + number('en', d.count, 0) + ' animals are now available offline.',
+    }),
+  'toolkit.printAbout': (d) =>
+    d.source +
+    ' · ' +
+    plural(d.count, 0, en, {
+      one: number('en', d.count, 0) + ' animal',
+      other: number('en', d.count, 0) + ' animals',
+    }) +
+    '. One animal per row; the profile and the date head every page.',
+  'toolkit.printAvailableSource': () => 'All available animals saved on this device',
+  'toolkit.printAvailableTitle': () => 'Available animals',
+  'toolkit.printBack': () => 'Back to the list',
+  'toolkit.printButton': () => 'Print',
+  'toolkit.printCancelled': () => 'Not printed: the print was cancelled.',
+  'toolkit.printCategoryFallback': (d) => 'Category ' + d.id,
+  'toolkit.printEmpty': () => 'There are no animals to print here.',
+  'toolkit.printHeadCategory': () => 'Category',
+  'toolkit.printHeadId': () => 'ID',
+  'toolkit.printHeadName': () => 'Name',
+  'toolkit.printHeadStatus': () => 'Status',
+  'toolkit.printHeading': (d) => 'Print: ' + d.title,
+  'toolkit.printListButton': () => 'Print list',
+  'toolkit.printNotPrinted': (d) => 'Not printed: ' + d.reason,
+  'toolkit.printNotPrintedBecause': (d) => 'Not printed: ' + d.reason + '.',
+  'toolkit.printPrintedAt': (d) => 'Printed ' + d.date,
+  'toolkit.printProfile': (d) => 'Profile: ' + d.profile,
+  'toolkit.printReadFailed': (d) => 'Could not read the saved animals: ' + d.reason,
+  'toolkit.printShowAvailable': () => 'Show all available animals',
+  'toolkit.printStatusNone': () => 'not given',
 };
 export default messages;

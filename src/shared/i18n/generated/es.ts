@@ -134,6 +134,78 @@ const messages: Messages = {
   'detail.shownCopy': (d) => 'Se muestra la copia que el servicio confirmó por última vez (' + d.time + ').',
   'detail.status': () => 'Estado',
   'detail.title': (d) => 'Animal con ID ' + d.id,
+  'diagnostics.clipboardFailed': () => 'No se pudo usar el portapapeles: selecciona el texto de abajo y cópialo.',
+  'diagnostics.copied': (d) =>
+    plural(d.count, 0, es, {
+      one: 'Se copió ' + number('es', d.count, 0) + ' petición al portapapeles.',
+      other: 'Se copiaron ' + number('es', d.count, 0) + ' peticiones al portapapeles.',
+    }),
+  'diagnostics.copy': () => 'Copiar diagnóstico',
+  'diagnostics.copyLabel': () => 'Diagnóstico para copiar',
+  'diagnostics.eventLost': () =>
+    'El navegador cerró el almacenamiento de este perfil (se borró); se volvió a comparar con la copia de seguridad.',
+  'diagnostics.eventRestored': (d) => 'Restaurado desde la copia de seguridad de este equipo: ' + d.names + '.',
+  'diagnostics.eventUnusable': (d) =>
+    'No se pudo abrir el almacenamiento del navegador (' +
+    d.reason +
+    '); la aplicación guarda este perfil en la memoria de la ventana y en la copia de seguridad.',
+  'diagnostics.headDuration': () => 'Duración',
+  'diagnostics.headIdempotency': () => 'Clave de idempotencia',
+  'diagnostics.headMethod': () => 'Método',
+  'diagnostics.headPath': () => 'Ruta',
+  'diagnostics.headProfile': () => 'Perfil',
+  'diagnostics.headRate': () => 'Cabeceras de límite',
+  'diagnostics.headStatus': () => 'Estado',
+  'diagnostics.headTime': () => 'Hora',
+  'diagnostics.headVia': () => 'Vía',
+  'diagnostics.logLabel': () => 'Registro de peticiones',
+  'diagnostics.meterBarLabel': () => 'Peticiones que quedan en este intervalo',
+  'diagnostics.meterLabel': () => 'Límite de peticiones',
+  'diagnostics.meterLeft': (d) => 'quedan ' + d.remaining + ' / ' + d.limit,
+  'diagnostics.meterNextIn': (d) => 'próxima petición en ' + d.duration,
+  'diagnostics.meterNotMeasured': () => 'Límite de peticiones: todavía sin medir',
+  'diagnostics.meterPaceEvery': (d) => '1 petición cada ' + d.seconds + ' s',
+  'diagnostics.meterPaceEveryDuration': (d) => '1 petición cada ' + d.duration,
+  'diagnostics.meterPaceSecond': () => '1 petición por segundo',
+  'diagnostics.meterPausedBadge': () => 'En pausa',
+  'diagnostics.meterQueued': (d) => plural(d.count, 0, es, { other: number('es', d.count, 0) + ' en espera' }),
+  'diagnostics.meterQuotaBadge': () => 'Cuota diaria agotada',
+  'diagnostics.meterResets': (d) => 'se reinicia en ' + d.time,
+  'diagnostics.meterResumesIn': (d) => 'se reanuda en ' + d.duration,
+  'diagnostics.meterShared': (d) =>
+    'clave compartida con ' +
+    plural(d.count, 0, es, {
+      one: 'aproximadamente ' + number('es', d.count, 0) + ' dispositivo más',
+      other: 'unos ' + number('es', d.count, 0) + ' dispositivos más',
+    }),
+  'diagnostics.meterSlowedBadge': () => 'Más lento',
+  'diagnostics.meterWaitingService': () => 'esperando al servicio',
+  'diagnostics.meterWaitingSlowDown': () => 'esperando, el servicio pidió ir más despacio',
+  'diagnostics.pacingAssumedPlan': () => 'el servicio no indica ningún límite: el ritmo del plan más pequeño',
+  'diagnostics.pacingLearned': () => 'el servicio pidió ir más despacio',
+  'diagnostics.pacingSharedKey': () => 'otros dispositivos también usan esta clave',
+  'diagnostics.pauseBackoff': () => 'esperando más tras varios errores',
+  'diagnostics.pauseBanned': () => 'el servicio ha bloqueado temporalmente esta clave',
+  'diagnostics.pauseQuotaExhausted': () => 'la cuota diaria está agotada',
+  'diagnostics.pauseRemainingZero': () => 'no quedan peticiones en este intervalo',
+  'diagnostics.pauseRetryAfter': () => 'el servicio pidió esperar',
+  'diagnostics.pauseThrottled': () => 'el servicio pidió ir más despacio',
+  'diagnostics.rateReset': (d) => 'reinicio ' + d.value,
+  'diagnostics.rateRetry': (d) => 'reintento ' + d.value,
+  'diagnostics.refresh': () => 'Actualizar',
+  'diagnostics.requestsAbout': (d) =>
+    plural(d.count, 0, es, {
+      one: 'La última petición',
+      other: 'Las últimas ' + number('es', d.count, 0) + ' peticiones',
+    }) +
+    ' (hasta ' +
+    number('es', d.max, 0) +
+    '). No se registra ninguna clave ni otro secreto.',
+  'diagnostics.storageHeading': () => 'Almacenamiento en este equipo',
+  'diagnostics.storagePersistence': (d) => 'Almacenamiento del navegador: ' + d.persistence + '.',
+  'diagnostics.storageQuiet': () => 'No le ha pasado nada al almacenamiento desde que se abrió esta ventana.',
+  'diagnostics.title': () => 'Diagnóstico',
+  'diagnostics.updatesHeading': () => 'Actualizaciones de Adoption Desk',
   'language.failed': (d) => 'No se pudo cambiar el idioma: ' + d.reason,
   'language.heading': () => 'Idioma',
   'language.hint': () =>
@@ -228,6 +300,16 @@ const messages: Messages = {
       one: number('es', d.count, 0) + ' mostrado',
       other: number('es', d.count, 0) + ' mostrados',
     }),
+  'orders.about': (d) =>
+    'La interfaz del servicio no describe los pedidos, así que esto es exactamente el JSON que devolvió para ' +
+    d.request +
+    ', tal cual.',
+  'orders.failed': (d) => 'No se pudieron cargar los pedidos: ' + d.reason,
+  'orders.fetched': (d) => 'Obtenido a las ' + d.time,
+  'orders.jsonLabel': () => 'Pedidos tal como los devolvió el servicio',
+  'orders.loading': () => 'Cargando pedidos…',
+  'orders.refresh': () => 'Actualizar',
+  'orders.title': () => 'Pedidos de la tienda (solo lectura)',
   'profiles.addProfile': () => 'Añadir perfil',
   'profiles.added': (d) =>
     'Se añadió ' + d.name + ' y ahora se muestra. Guarda su clave de API en la tarjeta Clave de API.',
@@ -525,5 +607,221 @@ const messages: Messages = {
   'sync.sendMineLabel': (d) => 'Enviar el mío: ' + d.name,
   'sync.sending': (d) => 'Enviando ' + number('es', d.current, 0) + ' de ' + number('es', d.total, 0),
   'sync.thisProfile': () => 'este perfil',
+  'toolkit.columnCategory': () => 'categoría',
+  'toolkit.columnCategoryId': () => 'id de categoría',
+  'toolkit.columnCategoryName': () => 'nombre de categoría',
+  'toolkit.columnId': () => 'id',
+  'toolkit.columnName': () => 'nombre',
+  'toolkit.columnStatus': () => 'estado',
+  'toolkit.exportButton': () => 'Exportar CSV',
+  'toolkit.exportWaitingLeftOut': (d) =>
+    plural(d.count, 0, es, {
+      one: 'El animal en espera de enviarse no está incluido: todavía no tiene ID.',
+      other: 'Los ' + number('es', d.count, 0) + ' en espera de enviarse no están incluidos: todavía no tienen ID.',
+    }),
+  'toolkit.exportWhat': (d) =>
+    plural(d.count, 0, es, {
+      one: number('es', d.count, 0) + ' animal',
+      other: number('es', d.count, 0) + ' animales',
+    }),
+  'toolkit.exporting': () => 'Exportando…',
+  'toolkit.fileBinary': () => 'El archivo no es un archivo de texto (contiene datos binarios). Elige un archivo CSV.',
+  'toolkit.fileEmpty': () => 'El archivo está vacío.',
+  'toolkit.fileNotUtf8': () =>
+    'El archivo no es texto UTF-8 (puede estar en una codificación antigua). En la hoja de cálculo, guárdalo como “CSV UTF-8 (delimitado por comas)” y vuelve a elegirlo.',
+  'toolkit.fileTooLarge': (d) =>
+    'El archivo ocupa ' +
+    d.size +
+    ' MB; una importación admite como máximo ' +
+    d.max +
+    ' MB (unos ' +
+    number('es', d.rows, 0) +
+    ' animales). Divídelo en archivos más pequeños.',
+  'toolkit.fileUnreadable': (d) => 'No se pudo leer el archivo (' + d.reason + ').',
+  'toolkit.fileUtf16': () =>
+    'El archivo está guardado como UTF-16 (“Texto Unicode”), no como UTF-8. En la hoja de cálculo, guárdalo como “CSV UTF-8 (delimitado por comas)” y vuelve a elegirlo.',
+  'toolkit.importAdd': (d) =>
+    plural(d.count, 0, es, {
+      one: 'Añadir ' + number('es', d.count, 0) + ' animal a la cola',
+      other: 'Añadir ' + number('es', d.count, 0) + ' animales a la cola',
+    }),
+  'toolkit.importAddOne': () => 'Añadir un animal',
+  'toolkit.importAdding': () => 'Añadiendo…',
+  'toolkit.importAlsoDuplicates': (d) =>
+    plural(d.count, 0, es, {
+      one: 'Añadir también la fila que parece un animal ya guardado en este equipo',
+      other:
+        'Añadir también las ' + number('es', d.count, 0) + ' filas que parecen animales ya guardados en este equipo',
+    }),
+  'toolkit.importAnother': () => 'Importar otro archivo',
+  'toolkit.importCannotAdd': (d) =>
+    plural(d.count, 0, es, {
+      one: number('es', d.count, 0) + ' fila no se puede añadir:',
+      other: number('es', d.count, 0) + ' filas no se pueden añadir:',
+    }),
+  'toolkit.importCategoryFormula': (d) =>
+    'La categoría “' + d.category + '” empieza como una fórmula de hoja de cálculo.',
+  'toolkit.importCategoryIdTooLarge': (d) =>
+    'El ID de categoría ' + d.id + ' es demasiado grande para un número entero de 64 bits.',
+  'toolkit.importCategoryMissing': () => 'Falta la categoría.',
+  'toolkit.importCategoryUnknown': (d) =>
+    'La categoría “' +
+    d.category +
+    '” no es un nombre de categoría conocido: usa su ID o añade el nombre en Claves y perfiles.',
+  'toolkit.importChooseAnother': () => 'Elegir otro archivo',
+  'toolkit.importColumnMissing': (d) =>
+    'El archivo no tiene columna ' + d.missing + ' (su primera fila nombra ' + d.found + '). ' + d.how,
+  'toolkit.importColumnTwice': (d) => 'El encabezado nombra dos veces la columna ' + d.column + '. ' + d.how,
+  'toolkit.importColumnsNotUsed': (d) => 'Columnas que no se usan: ' + d.columns + '.',
+  'toolkit.importFileLabel': () => 'Archivo de hoja de cálculo (.csv)',
+  'toolkit.importHeadCategory': () => 'Categoría',
+  'toolkit.importHeadName': () => 'Nombre',
+  'toolkit.importHeadResult': () => 'Resultado',
+  'toolkit.importHeadRow': () => 'Fila',
+  'toolkit.importHeadStatus': () => 'Estado',
+  'toolkit.importHow': (d) =>
+    'La primera fila debe nombrar las columnas: ' +
+    d.name +
+    ', ' +
+    d.category +
+    ' (un ID o un nombre de categoría conocido) y, si quieres, ' +
+    d.status +
+    '.',
+  'toolkit.importIntro': (d) =>
+    'Un archivo CSV (UTF-8, con comas o puntos y coma) cuya primera fila nombre las columnas ' +
+    d.name +
+    ', ' +
+    d.category +
+    ' (un ID o un nombre de categoría conocido en este perfil) y, si quieres, ' +
+    d.status +
+    ' (' +
+    d.available +
+    ', ' +
+    d.pending +
+    ' o ' +
+    d.sold +
+    '). Primero se revisan todas las filas; no se añade nada hasta que confirmes.',
+  'toolkit.importLeftOut': (d) =>
+    plural(d.count, 0, es, {
+      one: number('es', d.count, 0) + ' fila no se añadió (aparece abajo).',
+      other: number('es', d.count, 0) + ' filas no se añadieron (aparecen abajo).',
+    }),
+  'toolkit.importNameFormula': (d) =>
+    'El nombre empieza por ' +
+    select(d.first, { tab: 'un tabulador', other: '“' + d.first + '”' }) +
+    ", así que una hoja de cálculo lo ejecutaría como una fórmula. Si de verdad es el nombre, empieza la celda con un apóstrofo ('" +
+    d.cell +
+    ').',
+  'toolkit.importNameInvalid': (d) => 'Nombre: ' + d.reason + '.',
+  'toolkit.importNameMissing': () => 'Falta el nombre.',
+  'toolkit.importNameTooLong': (d) =>
+    'Nombre: el nombre debe tener como máximo ' + number('es', d.max, 0) + ' caracteres.',
+  'toolkit.importNoHeader': (d) => 'El archivo no tiene fila de encabezado. ' + d.how,
+  'toolkit.importNoRows': () => 'El archivo tiene fila de encabezado, pero ningún animal debajo.',
+  'toolkit.importNothingAdded': (d) => 'No se añadió nada: ' + d.reason,
+  'toolkit.importQuoteNotClosed': () =>
+    'Una comilla de esta fila no está cerrada, así que el resto del archivo puede haberse leído dentro de ella.',
+  'toolkit.importReading': (d) => 'Leyendo ' + d.file + '…',
+  'toolkit.importRefused': (d) => d.problem + ' No se importó nada.',
+  'toolkit.importResultAdded': () => 'Añadido.',
+  'toolkit.importResultAddedDuplicate': (d) => 'Añadido (posible duplicado de ' + d.matches + ').',
+  'toolkit.importResultDuplicate': (d) =>
+    'Posible duplicado de ' + d.matches + ': solo se añade si marcas la casilla de arriba.',
+  'toolkit.importResultNotAdded': () => 'No añadido.',
+  'toolkit.importResultNotAddedDuplicate': (d) => 'No añadido: posible duplicado de ' + d.matches + '.',
+  'toolkit.importResultReady': () => 'Listo.',
+  'toolkit.importRowLabel': (d) => 'Fila ' + d.row,
+  'toolkit.importRowsOf': (d) => 'Filas de ' + d.file,
+  'toolkit.importSaved': (d) =>
+    plural(d.count, 0, es, {
+      one: number('es', d.count, 0) + ' animal de ' + d.file + ' está guardado en este equipo y en espera de enviarse.',
+      other:
+        number('es', d.count, 0) +
+        ' animales de ' +
+        d.file +
+        ' están guardados en este equipo y en espera de enviarse.',
+    }),
+  'toolkit.importSeeList': () => 'Ver la lista',
+  'toolkit.importStatusUnknown': (d) =>
+    'El estado “' +
+    d.status +
+    '” no es ' +
+    d.available +
+    ', ' +
+    d.pending +
+    ' ni ' +
+    d.sold +
+    ' (déjalo vacío para que lo decida el servicio).',
+  'toolkit.importSummary': (d) =>
+    plural(d.rows, 0, es, { one: number('es', d.rows, 0) + ' fila', other: number('es', d.rows, 0) + ' filas' }) +
+    ' · ' +
+    plural(d.valid, 0, es, {
+      one: number('es', d.valid, 0) + ' se puede añadir',
+      other: number('es', d.valid, 0) + ' se pueden añadir',
+    }) +
+    ' · ' +
+    plural(d.invalid, 0, es, { other: number('es', d.invalid, 0) + ' con problemas' }) +
+    ' · ' +
+    plural(d.flagged, 0, es, {
+      one: number('es', d.flagged, 0) + ' puede estar repetida',
+      other: number('es', d.flagged, 0) + ' pueden estar repetidas',
+    }) +
+    '.',
+  'toolkit.importTableCaption': (d) => 'Cada fila de ' + d.file + ' y lo que hace la importación con ella',
+  'toolkit.importTitle': () => 'Importar desde una hoja de cálculo',
+  'toolkit.importTooManyCells': (d) =>
+    'La fila tiene ' +
+    number('es', d.cells, 0) +
+    ' celdas, pero el encabezado tiene ' +
+    number('es', d.width, 0) +
+    ': ¿hay una coma o un punto y coma en un nombre sin comillas?',
+  'toolkit.importTooManyRows': (d) =>
+    'El archivo tiene ' +
+    number('es', d.rows, 0) +
+    ' filas; una importación admite como máximo ' +
+    number('es', d.max, 0) +
+    '. Divídelo en archivos más pequeños.',
+  'toolkit.prepareCouldNot': (d) => 'No se pudo preparar: ' + d.reason,
+  'toolkit.prepareFailed': (d) =>
+    d.message +
+    ' (' +
+    plural(d.count, 0, es, {
+      one: number('es', d.count, 0) + ' animal está disponible sin conexión',
+      other: number('es', d.count, 0) + ' animales están disponibles sin conexión',
+    }) +
+    '.)',
+  'toolkit.prepareReady': (d) =>
+    plural(d.count, 0, es, {
+      one: 'Listo: ' + number('es', d.count, 0) + ' animal ya está disponible sin conexión.',
+      other: 'Listo: ' + number('es', d.count, 0) + ' animales ya están disponibles sin conexión.',
+    }),
+  'toolkit.printAbout': (d) =>
+    d.source +
+    ' · ' +
+    plural(d.count, 0, es, {
+      one: number('es', d.count, 0) + ' animal',
+      other: number('es', d.count, 0) + ' animales',
+    }) +
+    '. Un animal por fila; el perfil y la fecha encabezan cada página.',
+  'toolkit.printAvailableSource': () => 'Todos los animales disponibles guardados en este equipo',
+  'toolkit.printAvailableTitle': () => 'Animales disponibles',
+  'toolkit.printBack': () => 'Volver a la lista',
+  'toolkit.printButton': () => 'Imprimir',
+  'toolkit.printCancelled': () => 'No se imprimió: se canceló la impresión.',
+  'toolkit.printCategoryFallback': (d) => 'Categoría ' + d.id,
+  'toolkit.printEmpty': () => 'Aquí no hay animales que imprimir.',
+  'toolkit.printHeadCategory': () => 'Categoría',
+  'toolkit.printHeadId': () => 'ID',
+  'toolkit.printHeadName': () => 'Nombre',
+  'toolkit.printHeadStatus': () => 'Estado',
+  'toolkit.printHeading': (d) => 'Imprimir: ' + d.title,
+  'toolkit.printListButton': () => 'Imprimir lista',
+  'toolkit.printNotPrinted': (d) => 'No se imprimió: ' + d.reason,
+  'toolkit.printNotPrintedBecause': (d) => 'No se imprimió: ' + d.reason + '.',
+  'toolkit.printPrintedAt': (d) => 'Impreso el ' + d.date,
+  'toolkit.printProfile': (d) => 'Perfil: ' + d.profile,
+  'toolkit.printReadFailed': (d) => 'No se pudieron leer los animales guardados: ' + d.reason,
+  'toolkit.printShowAvailable': () => 'Mostrar todos los animales disponibles',
+  'toolkit.printStatusNone': () => 'sin indicar',
 };
 export default messages;
