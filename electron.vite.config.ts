@@ -2,6 +2,7 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig } from 'electron-vite';
 import { resolve } from 'node:path';
 import type { Plugin } from 'vite';
+import { englishMessageModule, readCatalogue } from './scripts/i18n/compile-messages';
 
 const root = import.meta.dirname;
 
@@ -9,6 +10,8 @@ const root = import.meta.dirname;
 const CONTRACT_MODULE = /[\\/]src[\\/]shared[\\/]|[\\/]node_modules[\\/](zod|@messageformat[\\/]runtime)[\\/]/;
 /** The catalogues of the languages other than English: a chunk each, loaded when chosen (src/shared/i18n). */
 const LAZY_CATALOGUE = /[\\/]src[\\/]shared[\\/]i18n[\\/]generated[\\/](?!en\.ts$|messages\.ts$)[^\\/]+\.ts$/;
+/** A message of English: it goes with the chunk of the code that shows it (englishMessages). */
+const ENGLISH_AREA = /virtual:english-message:/;
 /**
  * The stores and data layer of the features whose state every window keeps from the start (the
  * profile session's outbox, cache, list, add form, categories) and the list screen's parts, which
@@ -25,6 +28,54 @@ const PRELOAD_HELPER = /vite[\\/]preload-helper/;
 const RUNTIME_MODULE = /[\\/]src[\\/](shell|i18n)[\\/]|[\\/]node_modules[\\/](svelte|dexie|virtua)[\\/]/;
 const FEATURE_MODULE =
   /[\\/]src[\\/](add|app|categories|detail|diagnostics|i18n|list|orders|profiles|shell|storage|sync|toolkit)[\\/]/;
+
+const GENERATED = resolve(root, 'src/shared/i18n/generated');
+const ENGLISH_MESSAGE = 'virtual:english-message:';
+
+/**
+ * English in the window comes message by message (docs/i18n.md): the build makes a module of each
+ * English message (adding it to src/shared/i18n/english.ts's registry) and each module that names a
+ * message (`t('list.title')`, a key in a table, or every message of an area for a key made as
+ * `` `status.${status}` ``) imports it; so a message goes with the chunk of the code that shows it, a
+ * screen loaded on first use brings its own words and the start-up only those it shows. The module
+ * of all of English (generated/en.ts: the core, the tests and the tools load it) is the registry alone
+ * here. A key the scan cannot see shows as the key, said on the console (src/shared/i18n/translate.ts).
+ */
+function englishMessages(): Plugin {
+  const messages = readCatalogue('en', resolve(root, 'src/shared/i18n/catalogues'));
+  const allEnglish = resolve(GENERATED, 'en.ts');
+  const registry = resolve(root, 'src/shared/i18n/english.ts');
+  const areas = new Set([...messages.keys()].map((key) => key.slice(0, key.indexOf('.'))));
+  return {
+    name: 'adoption-desk:english-messages',
+    enforce: 'post',
+    resolveId(id) {
+      return id.startsWith(ENGLISH_MESSAGE) ? `\0${id}` : null;
+    },
+    load(id) {
+      if (id === allEnglish) return `export { english as default } from ${JSON.stringify(registry)};\n`;
+      if (!id.startsWith(`\0${ENGLISH_MESSAGE}`)) return null;
+      const key = id.slice(ENGLISH_MESSAGE.length + 1);
+      return englishMessageModule(key, messages.get(key) ?? '', registry);
+    },
+    transform(code, id) {
+      const file = id.split('?')[0] ?? id;
+      if (!file.startsWith(resolve(root, 'src')) || file.startsWith(GENERATED) || /[?&]type=style/.test(id))
+        return null;
+      const used = new Set<string>();
+      for (const [, key] of code.matchAll(/['"`]([a-z][A-Za-z]*\.[a-z][A-Za-z0-9]*)['"`]/g)) {
+        if (key && messages.has(key)) used.add(key);
+      }
+      for (const [, area] of code.matchAll(/`([a-z][A-Za-z]*)\.\$\{/g)) {
+        if (!area || !areas.has(area)) continue;
+        for (const key of messages.keys()) if (key.startsWith(`${area}.`)) used.add(key);
+      }
+      if (used.size === 0) return null;
+      const imports = [...used].sort().map((key) => `import ${JSON.stringify(ENGLISH_MESSAGE + key)};`);
+      return { code: `${imports.join('\n')}\n${code}`, map: null };
+    },
+  };
+}
 
 /**
  * The renderer's entry imports its next steps with `import()` so that each is evaluated in a
@@ -83,7 +134,7 @@ export default defineConfig({
   },
   renderer: {
     root: resolve(root, 'src'),
-    plugins: [svelte({ configFile: resolve(root, 'svelte.config.js') }), preloadEntrySteps()],
+    plugins: [svelte({ configFile: resolve(root, 'svelte.config.js') }), englishMessages(), preloadEntrySteps()],
     resolve: {
       // Dexie's package entry for `import` is a wrapper around its ES5 UMD build (so that a
       // require() elsewhere shares the one instance); the window imports Dexie alone, and its
@@ -110,7 +161,9 @@ export default defineConfig({
             groups: [
               {
                 name: 'contract',
-                test: (id) => (CONTRACT_MODULE.test(id) && !LAZY_CATALOGUE.test(id)) || PRELOAD_HELPER.test(id),
+                test: (id) =>
+                  (CONTRACT_MODULE.test(id) && !LAZY_CATALOGUE.test(id) && !ENGLISH_AREA.test(id)) ||
+                  PRELOAD_HELPER.test(id),
               },
               { name: 'runtime', test: RUNTIME_MODULE },
               { name: 'stores', test: STORES_MODULE },

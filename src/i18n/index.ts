@@ -3,4 +3,4 @@
  * formatters every component and store uses, redrawn when it changes.
  */
 export { LANGUAGE_STORAGE_KEY, LanguageStore } from './language.svelte';
-export { formatDateTime, formatList, formatNumber, formatTime, statusLabel, t } from './messages.svelte';
+export { formatDateTime, formatList, formatNumber, formatTime, statusLabel, t } from './messages';

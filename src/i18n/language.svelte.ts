@@ -16,7 +16,7 @@ import {
   matchLanguage,
   useLanguage,
 } from '../shared/i18n';
-import { languageChanged } from './messages.svelte';
+import { languageChanged } from './messages';
 
 export const LANGUAGE_STORAGE_KEY = 'adoption-desk.language';
 

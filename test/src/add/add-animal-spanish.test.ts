@@ -2,7 +2,7 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AddAnimalFormStore, addedMessage, validateNewAnimal } from '../../../src/add/add-animal-form.svelte';
 import AddAnimalForm from '../../../src/add/AddAnimalForm.svelte';
-import { languageChanged } from '../../../src/i18n/messages.svelte';
+import { languageChanged } from '../../../src/i18n/messages';
 import { type Language, useLanguage } from '../../../src/shared/i18n';
 import { newOutboxEntry, type OutboxEntry } from '../../../src/storage/outbox-records';
 

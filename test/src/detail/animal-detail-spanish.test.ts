@@ -1,7 +1,7 @@
 import { cleanup, render, screen } from '@testing-library/svelte';
 import { afterEach, describe, expect, it } from 'vitest';
 import AnimalDetailScreen from '../../../src/detail/AnimalDetailScreen.svelte';
-import { languageChanged } from '../../../src/i18n/messages.svelte';
+import { languageChanged } from '../../../src/i18n/messages';
 import { CategoryLabels } from '../../../src/shared/categories';
 import { type Language, useLanguage } from '../../../src/shared/i18n';
 import { AnimalCache } from '../../../src/storage/animal-cache';

@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/svelte';
 import { afterEach, describe, expect, it } from 'vitest';
-import { languageChanged } from '../../../src/i18n/messages.svelte';
+import { languageChanged } from '../../../src/i18n/messages';
 import KeyField from '../../../src/profiles/KeyField.svelte';
 import ProfileBand from '../../../src/profiles/ProfileBand.svelte';
 import ProfileEditor from '../../../src/profiles/ProfileEditor.svelte';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { languageChanged } from '../../../src/i18n/messages.svelte';
+import { languageChanged } from '../../../src/i18n/messages';
 import { type Language, useLanguage } from '../../../src/shared/i18n';
 import {
   describeUpdate,

@@ -2,7 +2,7 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/svelte';
 import { tick } from 'svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { languageChanged } from '../../../src/i18n/messages.svelte';
+import { languageChanged } from '../../../src/i18n/messages';
 import { CategoryLabels } from '../../../src/shared/categories';
 import { useLanguage } from '../../../src/shared/i18n';
 import ImportScreen from '../../../src/toolkit/ImportScreen.svelte';

@@ -1,41 +1,48 @@
 /**
- * The window's `t` and formatters: the shared ones (src/shared/i18n), read through a rune so that
- * every template and `$derived` that used them is drawn again when the language changes.
+ * The window's `t` and formatters: the shared ones (src/shared/i18n), each read subscribing the
+ * template, `$derived` or `$effect` that called it (Svelte's `createSubscriber`), so that all of
+ * them are drawn again when the language changes. A plain module, no runes: code that runs outside
+ * Svelte's compiler (the benchmarks under tsx) imports the window's stores too.
  */
+import { createSubscriber } from 'svelte/reactivity';
 import * as shared from '../shared/i18n';
 import type { AnimalStatus } from '../shared/animal';
 import type { MessageArgs, MessageKey } from '../shared/i18n';
 
-const shown = $state({ language: shared.currentLanguage() });
+const redraws = new Set<() => void>();
+const read = createSubscriber((update) => {
+  redraws.add(update);
+  return () => redraws.delete(update);
+});
 
-/** LanguageStore calls it once a language's messages are current. */
+/** LanguageStore calls it once a language's messages are current: whatever read them is drawn again. */
 export function languageChanged(): void {
-  shown.language = shared.currentLanguage();
+  for (const redraw of [...redraws]) redraw();
 }
 
 /** The message `key` in the language shown. */
 export function t<K extends MessageKey>(key: K, ...args: MessageArgs<K>): string {
-  void shown.language;
+  read();
   return shared.t(key, ...args);
 }
 
 export function formatNumber(...args: Parameters<typeof shared.formatNumber>): string {
-  void shown.language;
+  read();
   return shared.formatNumber(...args);
 }
 
 export function formatDateTime(...args: Parameters<typeof shared.formatDateTime>): string {
-  void shown.language;
+  read();
   return shared.formatDateTime(...args);
 }
 
 export function formatTime(...args: Parameters<typeof shared.formatTime>): string {
-  void shown.language;
+  read();
   return shared.formatTime(...args);
 }
 
 export function formatList(...args: Parameters<typeof shared.formatList>): string {
-  void shown.language;
+  read();
   return shared.formatList(...args);
 }
 
