@@ -5,7 +5,7 @@
  * profile changes) go out through `events`.
  */
 import type { ChannelOutput } from '../../src/shared/api';
-import { matchLanguage, useLanguage } from '../../src/shared/i18n';
+import { matchLanguage, t, useLanguage } from '../../src/shared/i18n';
 import { type Clock, systemClock } from '../../src/shared/clock';
 import type { Profile } from '../../src/shared/profile';
 import { err, ok, type Result } from '../../src/shared/result';
@@ -80,25 +80,22 @@ interface ProfileClient {
   stopSnapshots: () => void;
 }
 
-const JOURNAL_FAILED =
-  "This computer's safety copy could not be written, so nothing was sent. The animal stays waiting; it is tried again.";
-
 /** What staff read when the safety copy could not be written (a full disk says so). */
 function journalFailure(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
   const why =
     code === 'ENOSPC' || code === 'EDQUOT'
-      ? 'the disk is full'
+      ? 'full'
       : code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
-        ? 'the app may not write to its data folder'
-        : 'writing to the disk failed';
-  return `This computer's safety copy could not be written: ${why}.`;
+        ? 'denied'
+        : 'failed';
+  return t('core.journalFailure', { why });
 }
 
 const notConfigured = (profile: Profile | null) =>
   profile
-    ? err('not_configured', `The profile "${profile.name}" has no service address yet.`)
-    : err('not_configured', 'There is no profile with this id.');
+    ? err('not_configured', t('core.profileNoAddress', { name: profile.name }))
+    : err('not_configured', t('core.noSuchProfile'));
 
 export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   const clock = options.clock ?? systemClock;
@@ -214,7 +211,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       await safetyCopy.attempt(profileId, idempotencyKey);
     } catch (error) {
       logError(`safety copy: the attempt could not be written (${String(error)}); nothing was sent`);
-      return err('internal', JOURNAL_FAILED, { notSent: true });
+      return err('internal', t('core.journalFailed'), { notSent: true });
     }
     const result = await send();
     const record = result.ok
@@ -234,7 +231,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     } catch (error) {
       return error instanceof KeychainUnavailableError
         ? err('keychain_unavailable', error.message)
-        : err('internal', 'The system keychain could not be used.');
+        : err('internal', t('core.keychainFailed'));
     }
   }
 
@@ -275,11 +272,11 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     createPet: ({ profileId, animal, idempotencyKey }) =>
       withClient(profileId, (c) => createKept(profileId, idempotencyKey, () => c.createPet(animal, idempotencyKey))),
     keepEntries: async ({ profileId, batch, complete, entries }) => {
-      if (!profiles.get(profileId)) return err('not_found', 'There is no profile with this id.');
+      if (!profiles.get(profileId)) return err('not_found', t('core.noSuchProfile'));
       return journalWrite(async () => ok({ kept: await safetyCopy.keep(profileId, batch, entries, complete) }));
     },
     settleEntry: async (input) => {
-      if (!profiles.get(input.profileId)) return err('not_found', 'There is no profile with this id.');
+      if (!profiles.get(input.profileId)) return err('not_found', t('core.noSuchProfile'));
       const outcome =
         input.outcome === 'acknowledged'
           ? { kind: 'acknowledged' as const, id: input.id }
@@ -289,7 +286,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       );
     },
     safetyCopy: async ({ profileId }) => {
-      if (!profiles.get(profileId)) return err('not_found', 'There is no profile with this id.');
+      if (!profiles.get(profileId)) return err('not_found', t('core.noSuchProfile'));
       return journalWrite(async () => ok(await safetyCopy.read(profileId)));
     },
     updateStatus: async () => ok(updates.status()),
@@ -335,7 +332,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     },
     hasKey: ({ profileId }) => keys.hasKey(profileId),
     keyStatus: async ({ profileId }) => {
-      if (!profiles.get(profileId)) return err('not_found', 'There is no profile with this id.');
+      if (!profiles.get(profileId)) return err('not_found', t('core.noSuchProfile'));
       return ok(await keyStatus.status(profileId));
     },
     governorSnapshot: async ({ profileId }): Promise<Result<ChannelOutput<'governorSnapshot'>>> => {
