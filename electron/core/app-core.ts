@@ -5,10 +5,11 @@
  * profile changes) go out through `events`.
  */
 import type { ChannelOutput } from '../../src/shared/api';
-import { matchLanguage, t, useLanguage } from '../../src/shared/i18n';
+import { type Language, matchLanguage, t, useLanguage } from '../../src/shared/i18n';
 import { type Clock, systemClock } from '../../src/shared/clock';
 import type { Profile } from '../../src/shared/profile';
 import { err, ok, type Result } from '../../src/shared/result';
+import { useZodLanguage } from '../../src/shared/zod';
 import { createEventBus, createRouter, type EventBus, type Handlers, type Router } from './api';
 import { DIRECT, type ProxyResolver, ProxyRouter } from './http';
 import {
@@ -97,10 +98,15 @@ const notConfigured = (profile: Profile | null) =>
     ? err('not_configured', t('core.profileNoAddress', { name: profile.name }))
     : err('not_configured', t('core.noSuchProfile'));
 
+/** The core's language: its catalogue and zod's own fallback messages. */
+async function speak(language: Language): Promise<void> {
+  await Promise.all([useLanguage(language), useZodLanguage(language)]);
+}
+
 export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   const clock = options.clock ?? systemClock;
   // Until a window says which language it shows (useLanguage), the core speaks the system's.
-  if (options.systemLanguages) await useLanguage(matchLanguage(options.systemLanguages()));
+  if (options.systemLanguages) await speak(matchLanguage(options.systemLanguages()));
   // The one scrubber: it learns every key the core reads or is given, and everything that
   // leaves the core (router answers, events, log lines) goes through it.
   const scrubber = new Scrubber();
@@ -366,7 +372,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       }),
     systemLanguages: async () => ok({ languages: options.systemLanguages ? [...options.systemLanguages()] : null }),
     useLanguage: async ({ language }) => {
-      await useLanguage(language);
+      await speak(language);
       return ok({ language });
     },
   };
