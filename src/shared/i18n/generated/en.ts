@@ -283,6 +283,18 @@ const messages: Messages = {
   'host.noSession': () =>
     'this window is no longer connected to Adoption Desk (it was restarted): open the new link it printed',
   'host.notFound': () => 'Not found',
+  'host.openPageHeading': () => 'Open Adoption Desk from its own link',
+  'host.openPageHow': (d) =>
+    'To get a new link: press Enter in the terminal where Adoption Desk is running, or stop it (Ctrl+C) and start it\nagain with ' +
+    d.host +
+    ' (or ' +
+    d.demo +
+    '), then open the link it prints.',
+  'host.openPageTitle': () => 'Adoption Desk: open it from its link',
+  'host.openPageWhy': (d) =>
+    'This address only works with the one-time link that Adoption Desk printed when it started\n(it looks like ' +
+    d.example +
+    '). Each link opens the app once, in one browser,\nwithin two minutes, and this one is missing, was already used or is too old.',
   'host.otherPort': (d) =>
     'This run uses ' +
     d.origin +

@@ -322,6 +322,18 @@ const messages: Messages = {
   'host.noSession': () =>
     'esta ventana ya no está conectada a Adoption Desk (se reinició): abre el nuevo enlace que mostró',
   'host.notFound': () => 'No encontrado',
+  'host.openPageHeading': () => 'Abre Adoption Desk desde su propio enlace',
+  'host.openPageHow': (d) =>
+    'Para obtener un enlace nuevo: pulsa Intro en la terminal donde se ejecuta Adoption Desk, o detenlo (Ctrl+C) y vuelve a iniciarlo\ncon ' +
+    d.host +
+    ' (o ' +
+    d.demo +
+    '), y luego abre el enlace que muestre.',
+  'host.openPageTitle': () => 'Adoption Desk: ábrelo desde su enlace',
+  'host.openPageWhy': (d) =>
+    'Esta dirección solo funciona con el enlace de un solo uso que Adoption Desk mostró al iniciarse\n(tiene este aspecto: ' +
+    d.example +
+    '). Cada enlace abre la app una vez, en un navegador,\nantes de dos minutos, y este falta, ya se usó o es demasiado antiguo.',
   'host.otherPort': (d) =>
     'Esta ejecución usa ' +
     d.origin +

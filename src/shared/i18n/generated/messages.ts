@@ -183,6 +183,10 @@ export interface Messages {
   'host.internalError': () => string;
   'host.noSession': () => string;
   'host.notFound': () => string;
+  'host.openPageHeading': () => string;
+  'host.openPageHow': (d: { demo: string | number; host: string | number }) => string;
+  'host.openPageTitle': () => string;
+  'host.openPageWhy': (d: { example: string | number }) => string;
   'host.otherPort': (d: { origin: string | number; usual: string | number }) => string;
   'host.portTaken': (d: { dataDir: string | number; origin: string | number; port: string | number }) => string;
   'host.running': (d: { dataDir: string | number; url: string | number }) => string;
