@@ -10,52 +10,38 @@
  * module of src/ imports `z` from here (eslint `no-restricted-imports`), so the locale is set
  * before any schema parses.
  *
- * zod's own messages (the fallback of a check without words of its own) follow the language of
- * this process: the locale map asks `currentLanguage()` at parse time. zod's Spanish locale is a
- * chunk of its own, loaded by `useZodLanguage('es')` (the window's start-up keeps English only);
- * until it is loaded, zod's fallbacks stay English. The contract's own messages come from the
- * catalogues (`{ error: () => t(…) }`, evaluated at parse time).
+ * zod's own messages (the fallback of a check without words of its own) follow the language that
+ * `useZodLanguage` was last given: whoever changes the process's language calls it beside
+ * `useLanguage` (the core: app-core.ts; the main process; the command lines). zod's Spanish locale is
+ * a chunk of its own, loaded then (the window's start-up keeps English only). This module imports
+ * nothing of src/shared/i18n: that imports this one (languages.ts), and the preload, which never
+ * changes language, must not carry the locale's chunk. The contract's own messages come from the
+ * catalogues (`{ error: () => t(…) }`, said when a value is parsed).
  */
 import * as z from 'zod/mini';
 import { en } from 'zod/locales';
-// translate.ts, not the entry ./i18n: the entry imports languages.ts, which imports this module (a cycle).
-// eslint-disable-next-line adoption/subsystem-entry
-import { currentLanguage } from './i18n/translate';
 
 type LocaleError = z.core.$ZodErrorMap;
 
 const english = en().localeError;
-/** zod's locales loaded so far, by the app's language (English is always there). */
-const loaded: { es?: LocaleError } = {};
-let loading: Promise<void> | null = null;
+/** zod's locale of the language last asked for, once loaded; null: English. */
+let chosen: { language: string; localeError: LocaleError | null } = { language: 'en', localeError: null };
 
-z.config({
-  localeError: (issue) => {
-    const language = currentLanguage();
-    if (language === 'es') {
-      if (loaded.es) return loaded.es(issue);
-      // Chosen without useZodLanguage: load it now for the next message; this one stays English.
-      void useZodLanguage('es');
-    }
-    return english(issue);
-  },
-});
+z.config({ localeError: (issue) => (chosen.localeError ?? english)(issue) });
 
 /**
- * Loads zod's own messages for `language` (zod's Spanish locale when Spanish is chosen), so its
- * fallbacks follow the language from then on. English and the pseudo-locale need nothing.
+ * zod's own messages in `language` from now on: zod's Spanish locale for Spanish (loaded the first
+ * time), English for anything else (the pseudo-locale too).
  */
-export function useZodLanguage(language: string): Promise<void> {
-  if (language !== 'es' || loaded.es) return Promise.resolve();
-  loading ??= import('zod/v4/locales/es.js').then(
-    ({ default: spanish }) => {
-      loaded.es = spanish().localeError;
-    },
-    () => {
-      loading = null; // English meanwhile; tried again when next asked
-    },
-  );
-  return loading;
+export async function useZodLanguage(language: string): Promise<void> {
+  if (language !== 'es') {
+    chosen = { language, localeError: null };
+    return;
+  }
+  chosen = { language, localeError: chosen.localeError };
+  const { default: spanish } = await import('zod/v4/locales/es.js');
+  // A later choice wins over a load that finished after it.
+  if (chosen.language === language) chosen = { language, localeError: spanish().localeError };
 }
 
 export { z };

@@ -96,10 +96,8 @@ function validateCurrent(data: Record<string, unknown>): { file: ProfileFile; dr
     const parsed = StoredProfile.safeParse(entry);
     if (!parsed.success)
       dropped.push(
-        t('coreProfiles.entryIssues', {
-          entry: describeEntry(entry, index),
-          issues: describeIssues(parsed.error.issues),
-        }),
+        // An entry and what is wrong with it: "entry 2 (name: …)", in any language.
+        `${describeEntry(entry, index)} (${describeIssues(parsed.error.issues)})`,
       );
     else if (seen.has(parsed.data.id))
       dropped.push(t('coreProfiles.entryIdUsed', { entry: describeEntry(entry, index), id: parsed.data.id }));

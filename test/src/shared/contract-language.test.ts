@@ -16,7 +16,7 @@ const messagesOf = (result: { success: boolean; error?: { issues: readonly z.cor
   describeIssues(result.error?.issues ?? [], { paths: false });
 
 afterEach(async () => {
-  await useLanguage('en');
+  await Promise.all([useLanguage('en'), useZodLanguage('en')]);
 });
 
 describe('the contract’s messages in the chosen language', () => {
@@ -43,12 +43,12 @@ describe('the contract’s messages in the chosen language', () => {
     });
   });
 
-  it('says zod’s own fallback messages in Spanish once its locale is loaded, in English otherwise', async () => {
+  it('says zod’s own fallback messages in Spanish once Spanish is chosen, in English again after', async () => {
     const fallback = () => messagesOf(z.string().safeParse(7));
     expect(fallback()).toBe('Invalid input: expected string, received number');
     await Promise.all([useLanguage('es'), useZodLanguage('es')]);
     expect(fallback()).toBe('Entrada inválida: se esperaba texto, recibido número');
-    await useLanguage('en');
+    await Promise.all([useLanguage('en'), useZodLanguage('en')]);
     expect(fallback()).toBe('Invalid input: expected string, received number');
   });
 

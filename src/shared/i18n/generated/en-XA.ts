@@ -246,7 +246,6 @@ const messages: Messages = {
     d.file +
     '.⟧',
   'coreProfiles.entryIdUsed': (d) => '⟦' + d.entry + ' (îţš îđ "~~' + d.id + '" îš åļŕéåđý ûšéđ)~~~~~~⟧',
-  'coreProfiles.entryIssues': (d) => '⟦' + d.entry + ' (' + d.issues + ')⟧',
   'coreProfiles.entryNumbered': (d) => '⟦éñţŕý~~ ' + d.number + '⟧',
   'coreProfiles.localDemoAddressBad': (d) =>
     '⟦Ţĥé Ļöçåļ đéɱö åđđŕéšš ĝîṽéñ åţ šţåŕţ-ûþ~~~~~~~~~~~~~~ ' + d.problem + '; ûšîñĝ~~ ' + d.url + '.⟧',

@@ -202,7 +202,6 @@ const messages: Messages = {
     d.file +
     '.',
   'coreProfiles.entryIdUsed': (d) => d.entry + ' (its id "' + d.id + '" is already used)',
-  'coreProfiles.entryIssues': (d) => d.entry + ' (' + d.issues + ')',
   'coreProfiles.entryNumbered': (d) => 'entry ' + d.number,
   'coreProfiles.localDemoAddressBad': (d) =>
     'The Local demo address given at start-up ' + d.problem + '; using ' + d.url + '.',

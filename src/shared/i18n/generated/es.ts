@@ -236,7 +236,6 @@ const messages: Messages = {
     d.file +
     '.',
   'coreProfiles.entryIdUsed': (d) => d.entry + ' (su id "' + d.id + '" ya está en uso)',
-  'coreProfiles.entryIssues': (d) => d.entry + ' (' + d.issues + ')',
   'coreProfiles.entryNumbered': (d) => 'entrada ' + d.number,
   'coreProfiles.localDemoAddressBad': (d) =>
     'La dirección de la demo local indicada al iniciar ' + d.problem + '; se usa ' + d.url + '.',

@@ -141,7 +141,6 @@ export interface Messages {
   'coreProfiles.duplicateName': (d: { name: string | number }) => string;
   'coreProfiles.entriesDropped': (d: { count: number; entries: string | number; file: string | number }) => string;
   'coreProfiles.entryIdUsed': (d: { entry: string | number; id: string | number }) => string;
-  'coreProfiles.entryIssues': (d: { entry: string | number; issues: string | number }) => string;
   'coreProfiles.entryNumbered': (d: { number: string | number }) => string;
   'coreProfiles.localDemoAddressBad': (d: { problem: string | number; url: string | number }) => string;
   'coreProfiles.machineFileRefused': (d: { file: string | number; reason: string | number }) => string;
