@@ -11,10 +11,12 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_KEYCHAIN_SERVICE, defaultDataDir, openOsKeychain, storeBoundKey } from '../electron/core';
-import { startAppOnHost } from '../electron/host';
+import { startAppOnHost, useEnvLanguage } from '../electron/host';
 import { errorMessage } from '../src/shared/errors';
+import { formatNumber, t } from '../src/shared/i18n';
 import { type RunningService, startService } from '../test/service/index';
-import { checkKeychain, INSIDE_PRIVATE_KEYRING, KEYCHAIN_FIX } from './lib/demo-keychain';
+import { checkKeychain, INSIDE_PRIVATE_KEYRING, keychainFix } from './lib/demo-keychain';
+import { appAddressLine, serviceAddressLine } from './lib/demo-lines';
 import { findElectronBinary } from './lib/electron-binary';
 import { openInBrowser } from './lib/open-browser';
 
@@ -26,7 +28,12 @@ const DEMO_PORT = 4010;
 // When re-run inside a private keyring, count from the first start.
 const started = Number(process.env.ADOPTION_DEMO_STARTED_AT) || Date.now();
 const say = (line: string): void => void process.stdout.write(`${line}\n`);
-const seconds = (): string => `${((Date.now() - started) / 1000).toFixed(1)} s`;
+const elapsedSeconds = (): number => (Date.now() - started) / 1000;
+/** As the address line has always written it ("2.1 s"). */
+const seconds = (): string => `${elapsedSeconds().toFixed(1)} s`;
+/** In the system's language ("2.1 s", "2,1 s"). */
+const secondsSaid = (): string =>
+  `${formatNumber(elapsedSeconds(), { minimumFractionDigits: 1, maximumFractionDigits: 1 })} s`;
 
 const { values: flags } = parseArgs({
   options: {
@@ -39,14 +46,14 @@ const { values: flags } = parseArgs({
 function buildIfNeeded(): void {
   const needed = ['out/main/index.js', 'out/preload/index.cjs', 'out/renderer/index.html'];
   if (needed.every((file) => existsSync(join(ROOT, file)))) return;
-  say('Building the app (first run only)…');
+  say(t('demo.building'));
   const result = spawnSync(join(ROOT, 'node_modules/.bin/electron-vite'), ['build'], { cwd: ROOT, stdio: 'inherit' });
-  if (result.status !== 0) throw new Error('The build failed (see above).');
+  if (result.status !== 0) throw new Error(t('demo.buildFailed'));
 }
 
 /** Re-runs this script inside a private gnome-keyring session; returns its exit code. */
 function rerunInPrivateKeyring(): number {
-  say('No desktop keyring is running: starting a private one for this demo session.');
+  say(t('demo.privateKeyring'));
   const tsx = join(ROOT, 'node_modules/.bin/tsx');
   const result = spawnSync(
     process.execPath,
@@ -81,14 +88,10 @@ async function runBrowserHost(dataDir: string, service: RunningService, keychain
   });
   // A one-time link: only the browser that opens it gets into the app (electron/host/launch-session.ts).
   const launchUrl = host.createLaunchUrl();
-  say(`Adoption Desk is ready at ${launchUrl}  (ready in ${seconds()}; Ctrl+C stops it)`);
+  say(appAddressLine(launchUrl, seconds()));
   if (notice) say(notice);
   const opener = flags['no-open'] ? null : openInBrowser(launchUrl);
-  say(
-    opener
-      ? `Opened it with ${opener}.`
-      : 'Open that one-time link in a browser on this computer (it works once, within two minutes; restart the demo for another).',
-  );
+  say(opener ? t('demo.openedWith', { opener }) : t('demo.openLink'));
   await new Promise<void>((done) => {
     process.once('SIGINT', done);
     process.once('SIGTERM', done);
@@ -97,7 +100,7 @@ async function runBrowserHost(dataDir: string, service: RunningService, keychain
 }
 
 function runElectron(binary: string, service: RunningService, keychainService: string): Promise<number> {
-  say(`Starting Adoption Desk (Electron)… (${seconds()})`);
+  say(t('demo.startingElectron', { elapsed: secondsSaid() }));
   const child = spawn(binary, ['.'], {
     cwd: ROOT,
     stdio: 'inherit',
@@ -108,7 +111,7 @@ function runElectron(binary: string, service: RunningService, keychainService: s
   process.once('SIGTERM', forward('SIGTERM'));
   return new Promise((done) => {
     child.on('error', (error) => {
-      say(`Electron could not start: ${error.message}`);
+      say(t('demo.electronFailed', { detail: error.message }));
       done(1);
     });
     child.on('exit', (code) => done(code ?? 0));
@@ -116,6 +119,9 @@ function runElectron(binary: string, service: RunningService, keychainService: s
 }
 
 async function main(): Promise<number> {
+  // The lines staff read are in the system's language (LC_ALL, LC_MESSAGES, LANG); the two address
+  // lines stay as they are (scripts/lib/demo-lines.ts).
+  await useEnvLanguage();
   const keychainService = process.env.ADOPTION_KEYCHAIN_SERVICE || DEFAULT_KEYCHAIN_SERVICE;
   const keychain = await checkKeychain(keychainService);
   if (!keychain.usable && keychain.canStartPrivateKeyring) return rerunInPrivateKeyring();
@@ -124,17 +130,17 @@ async function main(): Promise<number> {
   const dataDir = defaultDataDir();
   mkdirSync(dataDir, { recursive: true });
   const service = await startDemoService(dataDir);
-  say(`Local demo service: ${service.url} (${service.animalCount()} animals, key "${DEMO_KEY}" on the Free plan)`);
+  say(serviceAddressLine(service.url, service.animalCount(), DEMO_KEY));
   try {
     if (keychain.usable) {
       await storeBoundKey(keychain.store, 'local', service.url, DEMO_KEY);
-      say('Saved the demo key in the system keychain for the Local demo profile.');
+      say(t('demo.keySaved'));
     } else {
-      say(`${KEYCHAIN_FIX}\n(keychain: ${keychain.detail})`);
+      say(`${keychainFix()}\n(keychain: ${keychain.detail})`);
     }
     const electron = flags.browser ? { found: false as const, reason: '--browser given' } : findElectronBinary();
     if (electron.found) return await runElectron(electron.path, service, keychainService);
-    say('Electron is not installed on this machine; starting the browser host instead.');
+    say(t('demo.noElectron'));
     await runBrowserHost(dataDir, service, keychainService);
     return 0;
   } finally {

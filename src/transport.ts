@@ -7,6 +7,7 @@
  */
 import type { Channel, EventName } from './shared/api';
 import { type AdoptionApi, buildAdoptionApi, type Transport } from './shared/client';
+import { t } from './i18n';
 import { API_PREFIX, EVENTS_PATH } from './shared/host-protocol';
 
 declare global {
@@ -14,10 +15,6 @@ declare global {
     adoption?: AdoptionApi;
   }
 }
-
-/** What a call answers when the host no longer knows this page's session (it was restarted). */
-const NO_SESSION =
-  'this window is no longer connected to Adoption Desk (it was restarted): open the new link it printed';
 
 function browserTransport(): Transport {
   let source: EventSource | null = null;
@@ -49,7 +46,8 @@ function browserTransport(): Transport {
         body: JSON.stringify(input ?? {}),
         credentials: 'same-origin',
       });
-      if (response.status === 403) throw new Error(NO_SESSION);
+      // 403: the host no longer knows this page's session (it was restarted).
+      if (response.status === 403) throw new Error(t('host.noSession'));
       return response.json();
     },
     subscribe(event: EventName, listener: (payload: unknown) => void) {

@@ -5,10 +5,11 @@
  * profile changes) go out through `events`.
  */
 import type { ChannelOutput } from '../../src/shared/api';
-import { matchLanguage, useLanguage } from '../../src/shared/i18n';
+import { type Language, matchLanguage, t, useLanguage } from '../../src/shared/i18n';
 import { type Clock, systemClock } from '../../src/shared/clock';
 import type { Profile } from '../../src/shared/profile';
 import { err, ok, type Result } from '../../src/shared/result';
+import { useZodLanguage } from '../../src/shared/zod';
 import { createEventBus, createRouter, type EventBus, type Handlers, type Router } from './api';
 import { DIRECT, type ProxyResolver, ProxyRouter } from './http';
 import {
@@ -80,30 +81,32 @@ interface ProfileClient {
   stopSnapshots: () => void;
 }
 
-const JOURNAL_FAILED =
-  "This computer's safety copy could not be written, so nothing was sent. The animal stays waiting; it is tried again.";
-
 /** What staff read when the safety copy could not be written (a full disk says so). */
 function journalFailure(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
   const why =
     code === 'ENOSPC' || code === 'EDQUOT'
-      ? 'the disk is full'
+      ? 'full'
       : code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
-        ? 'the app may not write to its data folder'
-        : 'writing to the disk failed';
-  return `This computer's safety copy could not be written: ${why}.`;
+        ? 'denied'
+        : 'failed';
+  return t('core.journalFailure', { why });
 }
 
 const notConfigured = (profile: Profile | null) =>
   profile
-    ? err('not_configured', `The profile "${profile.name}" has no service address yet.`)
-    : err('not_configured', 'There is no profile with this id.');
+    ? err('not_configured', t('core.profileNoAddress', { name: profile.name }))
+    : err('not_configured', t('core.noSuchProfile'));
+
+/** The core's language: its catalogue and zod's own fallback messages. */
+async function speak(language: Language): Promise<void> {
+  await Promise.all([useLanguage(language), useZodLanguage(language)]);
+}
 
 export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   const clock = options.clock ?? systemClock;
   // Until a window says which language it shows (useLanguage), the core speaks the system's.
-  if (options.systemLanguages) await useLanguage(matchLanguage(options.systemLanguages()));
+  if (options.systemLanguages) await speak(matchLanguage(options.systemLanguages()));
   // The one scrubber: it learns every key the core reads or is given, and everything that
   // leaves the core (router answers, events, log lines) goes through it.
   const scrubber = new Scrubber();
@@ -214,7 +217,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       await safetyCopy.attempt(profileId, idempotencyKey);
     } catch (error) {
       logError(`safety copy: the attempt could not be written (${String(error)}); nothing was sent`);
-      return err('internal', JOURNAL_FAILED, { notSent: true });
+      return err('internal', t('core.journalFailed'), { notSent: true });
     }
     const result = await send();
     const record = result.ok
@@ -234,7 +237,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     } catch (error) {
       return error instanceof KeychainUnavailableError
         ? err('keychain_unavailable', error.message)
-        : err('internal', 'The system keychain could not be used.');
+        : err('internal', t('core.keychainFailed'));
     }
   }
 
@@ -275,11 +278,11 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     createPet: ({ profileId, animal, idempotencyKey }) =>
       withClient(profileId, (c) => createKept(profileId, idempotencyKey, () => c.createPet(animal, idempotencyKey))),
     keepEntries: async ({ profileId, batch, complete, entries }) => {
-      if (!profiles.get(profileId)) return err('not_found', 'There is no profile with this id.');
+      if (!profiles.get(profileId)) return err('not_found', t('core.noSuchProfile'));
       return journalWrite(async () => ok({ kept: await safetyCopy.keep(profileId, batch, entries, complete) }));
     },
     settleEntry: async (input) => {
-      if (!profiles.get(input.profileId)) return err('not_found', 'There is no profile with this id.');
+      if (!profiles.get(input.profileId)) return err('not_found', t('core.noSuchProfile'));
       const outcome =
         input.outcome === 'acknowledged'
           ? { kind: 'acknowledged' as const, id: input.id }
@@ -289,7 +292,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       );
     },
     safetyCopy: async ({ profileId }) => {
-      if (!profiles.get(profileId)) return err('not_found', 'There is no profile with this id.');
+      if (!profiles.get(profileId)) return err('not_found', t('core.noSuchProfile'));
       return journalWrite(async () => ok(await safetyCopy.read(profileId)));
     },
     updateStatus: async () => ok(updates.status()),
@@ -335,7 +338,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     },
     hasKey: ({ profileId }) => keys.hasKey(profileId),
     keyStatus: async ({ profileId }) => {
-      if (!profiles.get(profileId)) return err('not_found', 'There is no profile with this id.');
+      if (!profiles.get(profileId)) return err('not_found', t('core.noSuchProfile'));
       return ok(await keyStatus.status(profileId));
     },
     governorSnapshot: async ({ profileId }): Promise<Result<ChannelOutput<'governorSnapshot'>>> => {
@@ -369,7 +372,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       }),
     systemLanguages: async () => ok({ languages: options.systemLanguages ? [...options.systemLanguages()] : null }),
     useLanguage: async ({ language }) => {
-      await useLanguage(language);
+      await speak(language);
       return ok({ language });
     },
   };

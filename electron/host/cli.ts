@@ -9,8 +9,10 @@ import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { errorMessage } from '../../src/shared/errors';
+import { t } from '../../src/shared/i18n';
 import { defaultDataDir, openOsKeychain } from '../core';
 import { startAppOnHost } from './app-on-host';
+import { useEnvLanguage } from './env-language';
 
 const HELP = `Usage: npm run host -- [options]
   --port N                  port on 127.0.0.1 (default: the one this data folder used before,
@@ -69,6 +71,8 @@ async function main(): Promise<void> {
     process.stdout.write(HELP);
     return;
   }
+  // What this command line prints is in the system's language (LANG…); the window may choose another later.
+  await useEnvLanguage();
   const { host, notice, stop } = await startAppOnHost({
     dataDir: options.dataDir,
     secretStore: await openOsKeychain(options.keychainService),
@@ -79,11 +83,11 @@ async function main(): Promise<void> {
   });
   process.stdout.write(
     `${host.createLaunchUrl()}\n` +
-      `Adoption Desk is running at ${host.url} (this computer only). Open the one-time link above in a browser within ` +
-      `two minutes; press Enter here for another link. Data folder: ${options.dataDir}. Ctrl+C stops it.\n` +
+      `${t('host.running', { url: host.url, dataDir: options.dataDir })}\n` +
       (notice ? `${notice}\n` : ''),
   );
-  // Enter prints a fresh one-time link (another browser, or a browser that was closed).
+  // Enter prints a fresh one-time link (another browser, or a browser that was closed). This line
+  // stays English whatever the language: tools read it (test/e2e/support/host-process.ts).
   createInterface({ input: process.stdin }).on('line', () =>
     process.stdout.write(`Another one-time link: ${host.createLaunchUrl()}\n`),
   );

@@ -10,6 +10,7 @@
 import { join } from 'node:path';
 import { z } from 'zod';
 import { nodeSettingsFs, writeFileAtomic } from '../core';
+import { t } from '../../src/shared/i18n';
 import { isSiteName } from './request-guard';
 
 export const HOST_PORT_FILE = 'browser-host.json';
@@ -56,24 +57,11 @@ export class PortTakenError extends Error {
 
   constructor(port: number, site: string | null, dataDir: string) {
     const origin = originAt(port, site);
-    super(
-      `Port ${port} on 127.0.0.1 is in use, so Adoption Desk did not start. This data folder (${dataDir}) ` +
-        `always opens at ${origin}: the browser keeps the animals waiting to be sent (the queue) and the ` +
-        `saved animals under that address, and on another port they would not be shown or sent. ` +
-        `Free the port and start again: another Adoption Desk may be running with this data folder (stop it with ` +
-        `Ctrl+C), or find what holds the port with \`ss -ltnp 'sport = :${port}'\` (Linux), ` +
-        `\`lsof -nP -iTCP:${port} -sTCP:LISTEN\` (macOS) or \`netstat -ano | findstr :${port}\` (Windows). ` +
-        `To start on another port anyway, pass --port N: animals queued at ${origin} stay there until ` +
-        `that address is opened again.`,
-    );
+    super(t('host.portTaken', { port, dataDir, origin }));
   }
 }
 
 /** What to say when a host of this data folder runs at another address than the remembered one. */
 export function otherPortNotice(remembered: RememberedAddress, port: number, site: string): string {
-  return (
-    `This run uses ${originAt(port, site)}, not ${originAt(remembered.port, remembered.site)}, the usual address of ` +
-    `this data folder: animals queued or saved at ${originAt(remembered.port, remembered.site)} are not shown here ` +
-    `(start without --port to get them).`
-  );
+  return t('host.otherPort', { origin: originAt(port, site), usual: originAt(remembered.port, remembered.site) });
 }

@@ -11,6 +11,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { type Clock, systemClock } from '../../src/shared/clock';
 import { LAUNCH_PARAM, sessionCookieName } from '../../src/shared/host-protocol';
+import { currentLanguage, intlLocale, t } from '../../src/shared/i18n';
 
 /** How long a launch link may be opened: long enough to click it, short for one found in a log or a history. */
 export const LAUNCH_LINK_TTL_MS = 2 * 60_000;
@@ -81,16 +82,16 @@ export class LaunchSessions {
 
 /** The page a browser gets without a session: how to open the app. No script, no style. */
 export function howToOpenPage(): string {
+  // In the core's language: the system's (LANG…) as the host's command line set it, or the window's last choice.
+  const language = intlLocale(currentLanguage());
+  const example = `<code>http://….localhost:PORT/?${LAUNCH_PARAM}=…</code>`;
   return `<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><title>Adoption Desk: open it from its link</title></head>
+<html lang="${language}">
+<head><meta charset="utf-8"><title>${t('host.openPageTitle')}</title></head>
 <body>
-<h1>Open Adoption Desk from its own link</h1>
-<p>This address only works with the one-time link that Adoption Desk printed when it started
-(it looks like <code>http://….localhost:PORT/?${LAUNCH_PARAM}=…</code>). Each link opens the app once, in one browser,
-within two minutes, and this one is missing, was already used or is too old.</p>
-<p>To get a new link: press Enter in the terminal where Adoption Desk is running, or stop it (Ctrl+C) and start it
-again with <code>npm run host</code> (or <code>npm run demo</code>), then open the link it prints.</p>
+<h1>${t('host.openPageHeading')}</h1>
+<p>${t('host.openPageWhy', { example })}</p>
+<p>${t('host.openPageHow', { host: '<code>npm run host</code>', demo: '<code>npm run demo</code>' })}</p>
 </body>
 </html>
 `;

@@ -16,6 +16,7 @@ import { Readable } from 'node:stream';
 import { API_PREFIX, EVENTS_PATH, LAUNCH_PARAM } from '../../src/shared/host-protocol';
 import type { Clock } from '../../src/shared/clock';
 import { err, type Result } from '../../src/shared/result';
+import { t } from '../../src/shared/i18n';
 import { BodyTooLarge, readCapped, type Router } from '../core';
 import { createEventStreams, type EventSourceLike } from './event-stream';
 import { howToOpenPage, LaunchSessions } from './launch-session';
@@ -93,11 +94,11 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
 
   async function call(channel: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
     const type = request.headers['content-type'] ?? '';
-    if (!/^application\/json\b/i.test(type)) return sendPlain(response, 415, 'The body must be application/json');
+    if (!/^application\/json\b/i.test(type)) return sendPlain(response, 415, t('host.bodyNotJsonType'));
     if (Number(request.headers['content-length'] ?? 0) > MAX_REQUEST_BODY_BYTES) {
       response.setHeader('Connection', 'close');
       request.resume();
-      return sendPlain(response, 413, 'The request body is larger than 1 MiB');
+      return sendPlain(response, 413, t('host.bodyTooLarge'));
     }
     let text: string;
     try {
@@ -107,14 +108,14 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
         drain: true,
       });
     } catch (error) {
-      if (error instanceof BodyTooLarge) return sendPlain(response, 413, 'The request body is larger than 1 MiB');
+      if (error instanceof BodyTooLarge) return sendPlain(response, 413, t('host.bodyTooLarge'));
       throw error;
     }
     let input: unknown;
     try {
       input = text.trim() === '' ? undefined : JSON.parse(text);
     } catch {
-      return sendJson(response, 200, err('invalid_request', 'The request body is not valid JSON.'));
+      return sendJson(response, 200, err('invalid_request', t('host.bodyNotJson')));
     }
     sendJson(response, 200, await options.router.handle(channel, input));
   }
@@ -131,23 +132,23 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     }
     const channel = url.pathname.startsWith(API_PREFIX) ? url.pathname.slice(API_PREFIX.length) : '';
     if (channel && !channel.includes('/')) {
-      if (method !== 'POST') return sendPlain(response, 405, 'Use POST');
+      if (method !== 'POST') return sendPlain(response, 405, t('host.usePost'));
       // channel names are plain identifiers: an encoded segment is simply an unknown channel
       return call(channel, request, response);
     }
     if (url.pathname === EVENTS_PATH) {
-      if (method !== 'GET') return sendPlain(response, 405, 'Use GET');
+      if (method !== 'GET') return sendPlain(response, 405, t('host.useGet'));
       return streams.open(request, response);
     }
-    if (`${url.pathname}/`.startsWith(API_PREFIX)) return sendPlain(response, 404, 'Not found');
-    if (!isGet) return sendPlain(response, 405, 'Use GET');
+    if (`${url.pathname}/`.startsWith(API_PREFIX)) return sendPlain(response, 404, t('host.notFound'));
+    if (!isGet) return sendPlain(response, 405, t('host.useGet'));
     return serveStatic(rendererDir, url.pathname, response, method === 'HEAD');
   }
 
   const server = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
       logError(`browser host: ${request.method} ${request.url?.split('?')[0]} failed (${String(error)})`);
-      if (!response.headersSent) sendPlain(response, 500, 'Internal error');
+      if (!response.headersSent) sendPlain(response, 500, t('host.internalError'));
       else response.destroy();
     });
   });

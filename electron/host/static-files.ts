@@ -5,6 +5,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import { extname, join, resolve, sep } from 'node:path';
+import { t } from '../../src/shared/i18n';
 import { CONTENT_SECURITY_POLICY } from '../core';
 
 export { CONTENT_SECURITY_POLICY };
@@ -82,7 +83,7 @@ export async function serveStatic(
   headOnly: boolean,
 ): Promise<void> {
   const file = resolveInside(rendererDir, urlPath);
-  if (!file) return sendPlain(response, 404, 'Not found');
+  if (!file) return sendPlain(response, 404, t('host.notFound'));
   const info = await stat(file).catch(() => null);
   if (!info?.isFile()) {
     // Browsers ask for a favicon on their own; without one, say "nothing" rather than 404.
@@ -90,7 +91,7 @@ export async function serveStatic(
       response.writeHead(204, { ...SECURITY_HEADERS, 'Cache-Control': 'no-cache' });
       return void response.end();
     }
-    return sendPlain(response, 404, 'Not found');
+    return sendPlain(response, 404, t('host.notFound'));
   }
   const type = contentTypeOf(file);
   const body = await readFile(file);

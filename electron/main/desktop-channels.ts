@@ -24,6 +24,7 @@ import {
   ipcName,
 } from '../../src/shared/api';
 import { describeIssues } from '../../src/shared/errors';
+import { t } from '../../src/shared/i18n';
 import { err, ok, type Result } from '../../src/shared/result';
 import { type IpcMainLike, type SenderCheck, senderTrusted, UNKNOWN_SENDER } from './ipc';
 
@@ -44,7 +45,7 @@ export function registerDesktopIpc(
       if (!parsed.success) {
         return err(
           'invalid_request',
-          `Invalid ${channel} request: ${describeIssues(parsed.error.issues, { max: 10 })}.`,
+          t('main.invalidRequest', { channel, issues: describeIssues(parsed.error.issues, { max: 10 }) }),
         );
       }
       try {
@@ -53,7 +54,7 @@ export function registerDesktopIpc(
       } catch (error) {
         // The error's own text only; never the payload (the file's contents).
         console.error(`desktop: ${channel} failed (${error instanceof Error ? error.message : typeof error})`);
-        return err('internal', 'Something went wrong in the app.');
+        return err('internal', t('main.appFailed'));
       }
     });
   }
@@ -83,19 +84,41 @@ export interface DesktopDeps<W> {
   documentsDir: string;
 }
 
-const NO_WINDOW = err('internal', 'The app window is closed.');
+/** Made when answered: the text is in the core's language of the moment. */
+const noWindow = () => err('internal', t('main.windowClosed'));
+
+/**
+ * Why a print did not happen, in the core's language. Electron says it in English: docs/api/web-contents.md
+ * (\`contents.print\`, "Some possible \`failureReason\`s … include: 'Invalid printer settings', 'Print job
+ * canceled', 'Print job failed'", from patches/chromium/printing.patch, PrintReasonFromPrintStatus);
+ * those three are ours to translate, any other reason is shown as Electron gave it.
+ */
+function printFailure(reason: string): string {
+  switch (reason) {
+    case 'Invalid printer settings':
+      return t('main.printInvalidSettings');
+    case 'Print job canceled':
+      return t('main.printCanceled');
+    case 'Print job failed':
+      return t('main.printFailed');
+    default:
+      return reason || t('main.notPrinted');
+  }
+}
 
 export function createDesktopHandlers<W>(deps: DesktopDeps<W>): DesktopHandlers {
   return {
     async saveFile({ suggestedName, text }) {
       const window = deps.getWindow();
-      if (!window) return NO_WINDOW;
+      if (!window) return noWindow();
       const csv = suggestedName.endsWith('.csv');
       const { canceled, filePath } = await deps.showSaveDialog(window, {
-        title: csv ? 'Export to a spreadsheet file' : 'Save the category names',
+        title: csv ? t('main.saveSpreadsheetTitle') : t('main.saveCategoriesTitle'),
         defaultPath: join(deps.documentsDir, suggestedName),
         filters: [
-          csv ? { name: 'CSV spreadsheet', extensions: ['csv'] } : { name: 'Category names', extensions: ['json'] },
+          csv
+            ? { name: t('main.spreadsheetFilter'), extensions: ['csv'] }
+            : { name: t('main.categoriesFilter'), extensions: ['json'] },
         ],
         properties: ['showOverwriteConfirmation', 'createDirectory'],
       });
@@ -103,20 +126,20 @@ export function createDesktopHandlers<W>(deps: DesktopDeps<W>): DesktopHandlers 
       try {
         await deps.writeFile(filePath, text);
       } catch (error) {
-        const why = error instanceof Error && 'code' in error ? String(error.code) : 'the file could not be written';
-        return err('internal', `Could not save ${basename(filePath)} (${why}). Choose another folder and try again.`);
+        const why = error instanceof Error && 'code' in error ? String(error.code) : t('main.fileNotWritten');
+        return err('internal', t('main.saveFailed', { file: basename(filePath), why }));
       }
       return ok({ saved: true, fileName: basename(filePath) });
     },
 
     async printPage() {
       const window = deps.getWindow();
-      if (!window) return NO_WINDOW;
+      if (!window) return noWindow();
       return new Promise((resolve) => {
         deps.print(
           window,
           { silent: false, printBackground: false, usePrinterDefaultPageSize: true },
-          (success, reason) => resolve(ok({ printed: success, reason: success ? null : reason || 'Not printed.' })),
+          (success, reason) => resolve(ok({ printed: success, reason: success ? null : printFailure(reason) })),
         );
       });
     },

@@ -8,6 +8,8 @@
 import { app, type BrowserWindow, dialog, ipcMain, Menu, protocol, session } from 'electron';
 import { join } from 'node:path';
 import { errorMessage } from '../../src/shared/errors';
+import { matchLanguage, t, useLanguage } from '../../src/shared/i18n';
+import { useZodLanguage } from '../../src/shared/zod';
 import { type EventBus, nodeSettingsFs, type Router, writeFileAtomic } from '../core';
 import { APP_SCHEME, APP_SCHEME_PRIVILEGES, createAppProtocolHandler } from './app-protocol';
 import { createDesktopHandlers, registerDesktopIpc } from './desktop-channels';
@@ -36,13 +38,27 @@ export interface MainProcess {
   ready: Promise<{ window: BrowserWindow | null }>;
 }
 
-export const STARTUP_FAILURE_TITLE = 'Adoption Desk could not start';
+/** The start-up failure dialog's title, in the core's language (the system's until the window says). */
+export const startupFailureTitle = (): string => t('main.startupFailedTitle');
 
 /** The dialog's text: the error's own message, bounded, and what staff can do. */
 export function startupFailureMessage(error: unknown): string {
   const raw = errorMessage(error);
   const message = raw.length > 500 ? `${raw.slice(0, 500)}…` : raw;
-  return `${message}\n\nAdoption Desk will now close. Animals saved on this device are kept. If this happens again, tell IT what this message says.`;
+  return t('main.startupFailedMessage', { message });
+}
+
+/**
+ * The main process speaks the system's language until the window says otherwise (the core's
+ * \`useLanguage\` channel then changes it for the whole process): the start-up failure dialog, the
+ * save dialogs, the core's first words. docs/api/app.md: \`app.getPreferredSystemLanguages()\` gives
+ * "the user's preferred system languages from most preferred to least preferred, including the
+ * country codes if applicable" (g_get_language_names on Linux: "es_MX"; matchLanguage reads "-" and
+ * "_" alike). Unlike Node, where the environment (LANG, LC_ALL) would be read, Electron asks the OS.
+ */
+async function useSystemLanguage(): Promise<void> {
+  const language = matchLanguage(app.getPreferredSystemLanguages());
+  await Promise.all([useLanguage(language), useZodLanguage(language)]);
 }
 
 export function startMainProcess(options: MainProcessOptions): MainProcess {
@@ -69,6 +85,7 @@ export function startMainProcess(options: MainProcessOptions): MainProcess {
 
   const start = async (): Promise<{ window: BrowserWindow | null }> => {
     await app.whenReady();
+    await useSystemLanguage();
     const windowOptions = {
       outDir: options.outDir,
       userDataDir: app.getPath('userData'),
@@ -109,8 +126,9 @@ export function startMainProcess(options: MainProcessOptions): MainProcess {
 
   const ready = start().catch(async (error: unknown) => {
     console.error(`start-up failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    await useSystemLanguage().catch(() => undefined);
     // Callable before `ready`; on Linux before `ready` it prints to stderr (docs/api/dialog.md).
-    dialog.showErrorBox(STARTUP_FAILURE_TITLE, startupFailureMessage(error));
+    dialog.showErrorBox(startupFailureTitle(), startupFailureMessage(error));
     await Promise.resolve(core?.dispose()).catch(() => undefined);
     // app.exit: no before-quit/will-quit, windows closed at once, the lock released with the process.
     app.exit(1);

@@ -5,6 +5,7 @@
  * lasts as long as the demo; the key is stored there again on each run.
  */
 import { KeychainUnavailableError, openOsKeychain, type SecretStore } from '../../electron/core';
+import { t } from '../../src/shared/i18n';
 import { onPath } from './open-browser';
 
 export const INSIDE_PRIVATE_KEYRING = 'ADOPTION_DEMO_PRIVATE_KEYRING';
@@ -28,8 +29,5 @@ export async function checkKeychain(service: string, env: NodeJS.ProcessEnv = pr
   }
 }
 
-export const KEYCHAIN_FIX =
-  'The demo key could not be stored because no system keychain is usable, so the app cannot load animals yet.\n' +
-  'Adoption Desk keeps API keys only in the keychain, never in a file. To fix it on Debian/Ubuntu:\n' +
-  '  sudo apt-get install -y dbus gnome-keyring libsecret-1-0\n' +
-  'then run `npm run demo` again (it starts a private keyring session by itself when no desktop keyring is running).';
+/** How to get a usable keychain, in the process's language (the system's, for the demo). */
+export const keychainFix = (): string => t('demo.keychainFix');

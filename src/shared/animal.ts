@@ -2,6 +2,7 @@
  * The records of the Animal Adoption Service interface (interface.md), as zod schemas.
  * int64 fields are exact decimal strings inside the app (see json-codec.ts).
  */
+import { t } from './i18n';
 import { isInt64String } from './int64';
 import { z } from './zod';
 
@@ -10,18 +11,16 @@ export const AnimalStatus = z.enum(ANIMAL_STATUSES);
 export type AnimalStatus = z.infer<typeof AnimalStatus>;
 
 /** An int64 value as an exact decimal string. */
-export const Int64 = z
-  .string()
-  .check(z.refine(isInt64String, { message: 'must be a whole number between -2^63 and 2^63-1' }));
+export const Int64 = z.string().check(z.refine(isInt64String, { error: () => t('contract.int64') }));
 
 /** The creation payload: name and categoryId required, status optional, no id. */
 export const NewAnimal = z.object({
   name: z
-    .string({ error: 'name is required' })
+    .string({ error: () => t('contract.nameRequired') })
     .check(
       z.trim(),
-      z.minLength(1, { message: 'name is required' }),
-      z.maxLength(200, { message: 'name must be at most 200 characters' }),
+      z.minLength(1, { error: () => t('contract.nameRequired') }),
+      z.maxLength(200, { error: () => t('contract.nameTooLong', { max: 200 }) }),
     ),
   categoryId: Int64,
   status: z.optional(AnimalStatus),
@@ -59,10 +58,10 @@ export const LIMIT_DEFAULT = 20;
 export const ListQuery = z.object({
   limit: z._default(
     z
-      .int({ message: 'limit must be a whole number' })
+      .int({ error: () => t('contract.limitWhole') })
       .check(
-        z.gte(LIMIT_MIN, { message: `limit must be at least ${LIMIT_MIN}` }),
-        z.lte(LIMIT_MAX, { message: `limit must be at most ${LIMIT_MAX}` }),
+        z.gte(LIMIT_MIN, { error: () => t('contract.limitMin', { min: LIMIT_MIN }) }),
+        z.lte(LIMIT_MAX, { error: () => t('contract.limitMax', { max: LIMIT_MAX }) }),
       ),
     LIMIT_DEFAULT,
   ),

@@ -5,7 +5,7 @@
  */
 import { Animal, Int64, ListQuery, NewAnimal } from './animal';
 import { DiagnosticEntry } from './diagnostics';
-import { Language } from './i18n';
+import { Language, t } from './i18n';
 import { ProfileId, Profile, ProfileInput, ProfileList } from './profile';
 import { GovernorSnapshot } from './rate-limit';
 import { UpdateStatus } from './updates';
@@ -21,13 +21,13 @@ const LONE_SURROGATE = /\p{Cs}/u;
 
 /** An API key as staff paste it: non-empty, no whitespace or control characters, ≤ 4 KiB. */
 export const ApiKey = z.string().check(
-  z.minLength(1, { message: 'the key is empty' }),
+  z.minLength(1, { error: () => t('contract.keyEmpty') }),
   z.refine((key: string) => new TextEncoder().encode(key).length <= MAX_KEY_BYTES, {
-    message: 'the key is longer than 4 KiB',
+    error: () => t('contract.keyTooLong'),
   }),
-  z.refine((key: string) => !/[\s\p{Cc}]/u.test(key), { message: 'the key contains spaces or control characters' }),
+  z.refine((key: string) => !/[\s\p{Cc}]/u.test(key), { error: () => t('contract.keySpaces') }),
   z.refine((key: string) => !LONE_SURROGATE.test(key), {
-    message: 'the key contains a character that is not valid text',
+    error: () => t('contract.keyNotText'),
   }),
 );
 
@@ -69,28 +69,28 @@ export const ProxyName = z
   .string()
   .check(
     z.maxLength(300),
-    z.regex(/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/, { message: 'a proxy is written host:port' }),
+    z.regex(/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/, { error: () => t('contract.proxyForm') }),
   );
 
 /** A login for the organisation's proxy, kept in the OS keychain; the password is never read back. */
 const ProxyLoginInput = z.object({
   proxy: ProxyName,
   username: z.string().check(
-    z.minLength(1, { message: 'the user name is empty' }),
+    z.minLength(1, { error: () => t('contract.userNameEmpty') }),
     z.maxLength(200),
     z.refine((text: string) => !/[\p{Cc}:]/u.test(text), {
-      message: 'the user name contains a colon or a control character',
+      error: () => t('contract.userNameColon'),
     }),
     z.refine((text: string) => !LONE_SURROGATE.test(text), {
-      message: 'the user name contains a character that is not valid text',
+      error: () => t('contract.userNameNotText'),
     }),
   ),
   password: z.string().check(
-    z.minLength(1, { message: 'the password is empty' }),
+    z.minLength(1, { error: () => t('contract.passwordEmpty') }),
     z.maxLength(1000),
-    z.refine((text: string) => !/\p{Cc}/u.test(text), { message: 'the password contains a control character' }),
+    z.refine((text: string) => !/\p{Cc}/u.test(text), { error: () => t('contract.passwordControl') }),
     z.refine((text: string) => !LONE_SURROGATE.test(text), {
-      message: 'the password contains a character that is not valid text',
+      error: () => t('contract.passwordNotText'),
     }),
   ),
 });
@@ -235,7 +235,7 @@ export const api = {
 /** A file name the app suggests in a save dialog: letters, digits, dots, dashes; `.csv` or `.json`. */
 export const SuggestedFileName = z
   .string()
-  .check(z.regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}\.(csv|json)$/, { message: 'not a file name the app suggests' }));
+  .check(z.regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}\.(csv|json)$/, { error: () => t('contract.fileNameNotSuggested') }));
 
 /** The largest text a save may carry (a 10,000-animal export is under 1 MiB). */
 export const SAVE_FILE_MAX_CHARS = 16 * 1024 * 1024;

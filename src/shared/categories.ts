@@ -5,6 +5,7 @@
  */
 import { Int64 } from './animal';
 import { describeIssues, type IssueLike } from './errors';
+import { t } from './i18n';
 import { compareInt64 } from './int64';
 import { matchKey } from './text-match';
 import { z } from './zod';
@@ -24,16 +25,16 @@ export const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
  * A category name as staff type it: trimmed, 1–40 characters, no control character or one that
  * turns text around, not only digits (that reads as an ID).
  */
-export const CategoryName = z.string({ error: 'the name is missing' }).check(
+export const CategoryName = z.string({ error: () => t('contract.categoryNameMissing') }).check(
   z.trim(),
-  z.minLength(1, { message: 'the name is empty' }),
-  z.maxLength(CATEGORY_NAME_MAX, { message: `the name is longer than ${CATEGORY_NAME_MAX} characters` }),
-  z.refine((name: string) => !/\p{Cc}/u.test(name), { message: 'the name contains control characters' }),
+  z.minLength(1, { error: () => t('contract.categoryNameEmpty') }),
+  z.maxLength(CATEGORY_NAME_MAX, { error: () => t('contract.categoryNameTooLong', { max: CATEGORY_NAME_MAX }) }),
+  z.refine((name: string) => !/\p{Cc}/u.test(name), { error: () => t('contract.categoryNameControl') }),
   z.refine((name: string) => !BIDI_CONTROLS.test(name), {
-    message: 'the name contains a character that changes the direction of text (it would show other words than typed)',
+    error: () => t('contract.categoryNameBidi'),
   }),
   z.refine((name: string) => !/^-?\d+$/.test(name), {
-    message: 'the name is only digits, which would read as a category ID',
+    error: () => t('contract.categoryNameDigits'),
   }),
 );
 
@@ -47,12 +48,13 @@ export function tableProblems(categories: readonly Category[]): string[] {
   const names = new Map<string, Category>();
   categories.forEach((category, index) => {
     const seen = ids.get(category.id);
-    if (seen !== undefined) problems.push(`entries ${seen + 1} and ${index + 1} both name category ${category.id}`);
+    if (seen !== undefined)
+      problems.push(t('contract.categoryIdTwice', { first: seen + 1, second: index + 1, id: category.id }));
     else ids.set(category.id, index);
     const key = matchKey(category.label);
     const other = names.get(key);
     if (other && other.id !== category.id) {
-      problems.push(`categories ${other.id} and ${category.id} are both called “${category.label}”`);
+      problems.push(t('contract.categoryNameTwice', { first: other.id, second: category.id, name: category.label }));
     } else names.set(key, category);
   });
   return problems;
@@ -60,11 +62,11 @@ export function tableProblems(categories: readonly Category[]): string[] {
 
 /** The file's shape: `{ kind, version: 1, categories: [{ id, label }] }`; ids as strings (or small JSON integers). */
 export const CategoryFile = z.object({
-  kind: z.literal(CATEGORY_FILE_KIND, { error: `this is not a category file of Adoption Desk` }),
-  version: z.literal(1, { error: 'this file is of a version this app does not know' }),
-  categories: z.array(Category, { error: 'the file has no list of categories' }).check(
+  kind: z.literal(CATEGORY_FILE_KIND, { error: () => t('contract.categoryFileKind') }),
+  version: z.literal(1, { error: () => t('contract.categoryFileVersion') }),
+  categories: z.array(Category, { error: () => t('contract.categoryFileNoList') }).check(
     z.maxLength(CATEGORY_FILE_MAX_ENTRIES, {
-      message: `the file has more than ${CATEGORY_FILE_MAX_ENTRIES} categories`,
+      error: () => t('contract.categoryFileTooMany', { max: CATEGORY_FILE_MAX_ENTRIES }),
     }),
   ),
 });
@@ -74,8 +76,10 @@ export type CategoryFileResult = { ok: true; categories: Category[] } | { ok: fa
 function describeIssue(issue: IssueLike): string {
   const [first, index, field] = issue.path;
   if (first !== 'categories' || typeof index !== 'number') return issue.message;
-  if (field === 'id') return `entry ${index + 1}: its ID must be a whole number (64-bit)`;
-  return `entry ${index + 1}: ${field === 'label' ? issue.message : 'it is not an {"id", "label"} pair'}`;
+  if (field === 'id') return t('contract.categoryEntryId', { number: index + 1 });
+  return field === 'label'
+    ? t('contract.categoryEntryIssue', { number: index + 1, issue: issue.message })
+    : t('contract.categoryEntryNotPair', { number: index + 1 });
 }
 
 /**
@@ -90,7 +94,7 @@ function idsAsText(raw: unknown): string | null {
     const id = (entry as { id?: unknown } | null)?.id;
     if (typeof id !== 'number' || !Number.isInteger(id)) continue;
     if (!Number.isSafeInteger(id)) {
-      return `entry ${index + 1}: its ID is not a whole number a file can hold exactly; write it as text, in quotes`;
+      return t('contract.categoryEntryUnsafeId', { number: index + 1 });
     }
     (entry as { id: unknown }).id = String(id);
   }
@@ -100,24 +104,24 @@ function idsAsText(raw: unknown): string | null {
 /** Reads a category file; a bad file gets one clear message (and the caller changes nothing). */
 export function parseCategoryFile(text: string): CategoryFileResult {
   if (text.length > CATEGORY_FILE_MAX_BYTES) {
-    return { ok: false, message: 'The file is too large to be a category file (at most 256 KB).' };
+    return { ok: false, message: t('contract.categoryFileTooLarge') };
   }
   let raw: unknown;
   try {
     raw = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch {
-    return { ok: false, message: 'The file is not a category file: it is not JSON text.' };
+    return { ok: false, message: t('contract.categoryFileNotJson') };
   }
   const unsafe = idsAsText(raw);
-  if (unsafe) return { ok: false, message: `The file cannot be used: ${unsafe}.` };
+  if (unsafe) return { ok: false, message: t('contract.categoryFileUnusable', { problems: unsafe }) };
   const parsed = CategoryFile.safeParse(raw);
   if (!parsed.success) {
     const issues = describeIssues(parsed.error.issues, { max: 3, describe: describeIssue });
-    return { ok: false, message: `The file cannot be used: ${issues}.` };
+    return { ok: false, message: t('contract.categoryFileUnusable', { problems: issues }) };
   }
   const problems = tableProblems(parsed.data.categories);
   if (problems.length > 0)
-    return { ok: false, message: `The file cannot be used: ${problems.slice(0, 3).join('; ')}.` };
+    return { ok: false, message: t('contract.categoryFileUnusable', { problems: problems.slice(0, 3).join('; ') }) };
   return { ok: true, categories: sortCategories(parsed.data.categories) };
 }
 
@@ -158,7 +162,7 @@ export class CategoryLabels {
 
   /** "Cats" when the id has a name, otherwise "category 7". */
   describe(id: string): string {
-    return this.labelOf(id) ?? `category ${id}`;
+    return this.labelOf(id) ?? t('contract.categoryFallback', { id });
   }
 }
 

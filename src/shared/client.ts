@@ -19,6 +19,7 @@ import {
   events,
 } from './api';
 import { errorMessage } from './errors';
+import { t } from './i18n';
 import { err, type Result, resultSchema } from './result';
 import type { z } from './zod';
 
@@ -72,11 +73,11 @@ async function call<T>(
     raw = await transport.invoke(channel, input);
   } catch (error) {
     const message = errorMessage(error);
-    return err('offline', `The app's core could not be reached (${message}).`);
+    return err('offline', t('contract.coreUnreachable', { detail: message }));
   }
   const parsed = resultSchemaOf(channel, desktop)?.safeParse(raw);
-  if (!parsed) return err('invalid_request', `Unknown channel ${channel}.`);
-  if (!parsed.success) return err('bad_response', `The core answered ${channel} in an unexpected shape.`);
+  if (!parsed) return err('invalid_request', t('contract.unknownChannel', { channel }));
+  if (!parsed.success) return err('bad_response', t('contract.unexpectedShape', { channel }));
   return parsed.data as Result<T>;
 }
 

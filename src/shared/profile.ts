@@ -1,4 +1,5 @@
 /** Service profiles (Production, Staging, Local demo, and the staff's own). */
+import { t } from './i18n';
 import { z } from './zod';
 
 export const PROFILE_COLORS = ['red', 'amber', 'green', 'blue', 'purple', 'grey'] as const;
@@ -25,15 +26,15 @@ export function normaliseBaseUrl(input: string): { ok: true; url: string } | { o
   try {
     url = new URL(input.trim());
   } catch {
-    return { ok: false, message: 'must be an absolute address such as https://api.example.org/v1' };
+    return { ok: false, message: t('contract.addressAbsolute') };
   }
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url.hostname))) {
-    return { ok: false, message: 'must use https:// (plain http:// is allowed only for this computer)' };
+    return { ok: false, message: t('contract.addressHttps') };
   }
-  if (url.username || url.password) return { ok: false, message: 'must not contain a user name or password' };
-  if (url.search || url.hash) return { ok: false, message: 'must not contain a query (?) or fragment (#)' };
+  if (url.username || url.password) return { ok: false, message: t('contract.addressCredentials') };
+  if (url.search || url.hash) return { ok: false, message: t('contract.addressQuery') };
   const path = url.pathname.replace(/\/+$/, '');
-  if (!path.endsWith('/v1')) return { ok: false, message: 'path must end in /v1' };
+  if (!path.endsWith('/v1')) return { ok: false, message: t('contract.addressPath') };
   return { ok: true, url: `${url.origin}${path}` };
 }
 
@@ -42,18 +43,22 @@ export const BaseUrl = z.pipe(
   z.transform((value: string, ctx) => {
     const result = normaliseBaseUrl(value);
     if (result.ok) return result.url;
-    ctx.issues.push({ code: 'custom', message: `Address ${result.message}`, input: value });
+    ctx.issues.push({
+      code: 'custom',
+      message: t('contract.addressInvalid', { problem: result.message }),
+      input: value,
+    });
     return z.NEVER;
   }),
 );
 
 export const ProfileId = z
   .string()
-  .check(z.regex(/^[a-z0-9][a-z0-9-]{0,39}$/, { message: 'profile id must be lower-case letters, digits and dashes' }));
+  .check(z.regex(/^[a-z0-9][a-z0-9-]{0,39}$/, { error: () => t('contract.profileIdForm') }));
 
 export const Profile = z.object({
   id: ProfileId,
-  name: z.string().check(z.trim(), z.minLength(1, { message: 'name is required' }), z.maxLength(60)),
+  name: z.string().check(z.trim(), z.minLength(1, { error: () => t('contract.nameRequired') }), z.maxLength(60)),
   /** null: not configured (a built-in profile whose address the organisation did not set). */
   baseUrl: z.nullable(BaseUrl),
   color: ProfileColor,

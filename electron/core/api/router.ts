@@ -11,6 +11,7 @@
 import { z } from 'zod';
 import { api, type Channel, type ChannelArgs, type ChannelOutput, CHANNELS } from '../../../src/shared/api';
 import { describeIssues } from '../../../src/shared/errors';
+import { t } from '../../../src/shared/i18n';
 import { err, type Result } from '../../../src/shared/result';
 import { Scrubber, scrubResult } from '../keys';
 
@@ -50,13 +51,16 @@ export function createRouter(handlers: Handlers, options: RouterOptions = {}): R
     // The browser client sends `{}` for a missing input; IPC sends `undefined`: same meaning.
     const parsed = z.safeParse(schema, input === undefined ? {} : input);
     if (!parsed.success) {
-      return err('invalid_request', `Invalid ${channel} request: ${describeIssues(parsed.error.issues, { max: 10 })}.`);
+      return err(
+        'invalid_request',
+        t('core.invalidChannelRequest', { channel, issues: describeIssues(parsed.error.issues, { max: 10 }) }),
+      );
     }
     const handler = handlers[channel] as (args: ChannelArgs<C>) => Promise<Result<ChannelOutput<C>>>;
     const result = await handler(parsed.data);
     if (!isResult(result)) {
       logError(`router: the ${channel} handler returned something that is not a result`);
-      return err('internal', 'Something went wrong in the app core.');
+      return err('internal', t('core.coreFailed'));
     }
     return result;
   }
@@ -64,7 +68,7 @@ export function createRouter(handlers: Handlers, options: RouterOptions = {}): R
   return {
     async handle(channel, input) {
       if (typeof channel !== 'string' || !isChannel(channel)) {
-        return err('invalid_request', 'Unknown channel.');
+        return err('invalid_request', t('core.unknownChannel'));
       }
       try {
         const result = await dispatch(channel, input);
@@ -78,13 +82,13 @@ export function createRouter(handlers: Handlers, options: RouterOptions = {}): R
           !api[channel].output.safeParse(scrubbed.data).success
         ) {
           logError(`router: a ${channel} answer held an API key where another kind of value belongs; withheld`);
-          return err('withheld', 'The answer held an API key where it did not belong, so it was withheld.');
+          return err('withheld', t('core.withheld'));
         }
         return scrubbed;
       } catch (error) {
         // The error's own text only; never the payload, which may hold a key.
         logError(`router: ${channel} failed (${errorName(error)})`);
-        return err('internal', 'Something went wrong in the app core.');
+        return err('internal', t('core.coreFailed'));
       }
     },
   };

@@ -6,6 +6,7 @@
  * body cap read as a stream.
  */
 import type { Clock } from '../../../src/shared/clock';
+import { t } from '../../../src/shared/i18n';
 import type { AppError } from '../../../src/shared/result';
 import { BodyTooLarge, readCapped } from './capped-body';
 import { proxyAsksLogin, type Route } from './proxy';
@@ -54,22 +55,37 @@ export type HttpExchange = HttpOutcome & {
   via: string;
 };
 
+/** What staff read of a failed exchange, in the core's language (read when used: the language may change). */
 export const MESSAGES = {
-  offline: 'The service could not be reached. Check the network connection.',
-  timeout: 'The service took too long to answer. Try again in a moment.',
-  cancelled: 'The request was cancelled.',
-  tooLarge: 'The service sent a response that is too large to read.',
-  redirect: 'The service tried to redirect the request to another address; the request was stopped.',
-  keyOrigin: 'The API key is kept for another address and was not sent. Save the key again for this address.',
-  tooManyRedirects: 'The service redirected the request too many times.',
-  proxySettings: "This computer's proxy settings could not be read, so the request was not sent.",
+  get offline() {
+    return t('core.offline');
+  },
+  get timeout() {
+    return t('core.timeout');
+  },
+  get cancelled() {
+    return t('core.cancelled');
+  },
+  get tooLarge() {
+    return t('core.tooLarge');
+  },
+  get redirect() {
+    return t('core.redirect');
+  },
+  get keyOrigin() {
+    return t('core.keyOrigin');
+  },
+  get tooManyRedirects() {
+    return t('core.tooManyRedirects');
+  },
+  get proxySettings() {
+    return t('core.proxySettings');
+  },
 };
 
 /** What staff read when their organisation's proxy wants a login (the login is kept in the keychain). */
-export const proxyLoginMessage = (proxy: string): string =>
-  `The proxy at ${proxy} asks for a login. Enter it in Keys and profiles, under "Proxy login".`;
-const proxyUnreachable = (proxy: string): string =>
-  `The proxy at ${proxy} could not be reached. Check the network connection.`;
+export const proxyLoginMessage = (proxy: string): string => t('core.proxyLogin', { proxy });
+const proxyUnreachable = (proxy: string): string => t('core.proxyUnreachable', { proxy });
 
 type AbortCause = 'timeout' | 'cancelled' | null;
 

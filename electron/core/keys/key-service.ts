@@ -8,6 +8,7 @@
  */
 import { ApiKey, type ChannelOutput } from '../../../src/shared/api';
 import { describeIssues, errorMessage } from '../../../src/shared/errors';
+import { t } from '../../../src/shared/i18n';
 import { ProfileId } from '../../../src/shared/profile';
 import { err, ok, type Result } from '../../../src/shared/result';
 import { type BoundKey, decodeKeyRecord, encodeKeyRecord, originOf } from './bound-key';
@@ -23,8 +24,8 @@ export interface KeyServiceOptions {
   scrubber?: Scrubber;
 }
 
-export const NO_ADDRESS_FOR_KEY =
-  'Save the service address of this profile first: the API key is kept for that address only.';
+/** What staff read when a key is given to a profile without an address (the core's language). */
+export const noAddressForKey = (): string => t('coreKeys.noAddressForKey');
 
 export class KeyService {
   readonly #store: SecretStore;
@@ -43,10 +44,10 @@ export class KeyService {
     const parsed = ApiKey.safeParse(key);
     if (!parsed.success) {
       const reasons = describeIssues(parsed.error.issues, { paths: false });
-      return err('invalid_request', `The API key was not saved: ${reasons}.`);
+      return err('invalid_request', t('coreKeys.keyNotSaved', { reasons }));
     }
     const address = this.#options.addressOf(profileId);
-    if (address === null) return err('not_configured', NO_ADDRESS_FOR_KEY);
+    if (address === null) return err('not_configured', noAddressForKey());
     this.#scrubber.remember(parsed.data);
     return this.#guard('saved', async () => {
       await this.#store.set(profileId, encodeKeyRecord({ key: parsed.data, origin: originOf(address) }));
@@ -101,21 +102,21 @@ export class KeyService {
   }
 
   #checkProfile(profileId: string, mustExist: boolean): Result<never> | null {
-    if (!ProfileId.safeParse(profileId).success) return err('invalid_request', 'The profile id is not valid.');
+    if (!ProfileId.safeParse(profileId).success) return err('invalid_request', t('coreKeys.profileIdInvalid'));
     if (mustExist && this.#options.profileExists && !this.#options.profileExists(profileId)) {
-      return err('not_found', 'There is no profile with this id.');
+      return err('not_found', t('core.noSuchProfile'));
     }
     return null;
   }
 
-  async #guard<T>(verb: string, action: () => Promise<T>): Promise<Result<T>> {
+  async #guard<T>(verb: 'saved' | 'removed' | 'checked', action: () => Promise<T>): Promise<Result<T>> {
     try {
       return ok(await action());
     } catch (error) {
       const scrub = (text: string): string => this.#scrubber.text(text);
       if (error instanceof KeychainUnavailableError) return err('keychain_unavailable', scrub(error.message));
       const raw = errorMessage(error);
-      return err('internal', `The API key could not be ${verb}: the system keychain reported "${scrub(raw)}".`);
+      return err('internal', t('coreKeys.keychainReported', { action: verb, detail: scrub(raw) }));
     }
   }
 }

@@ -4,6 +4,7 @@
  * fallback anywhere: when the keychain cannot be used, every call rejects with
  * `KeychainUnavailableError`.
  */
+import { t } from '../../../src/shared/i18n';
 export interface SecretStore {
   /** The secret stored for `account`, or null when there is none. */
   get(account: string): Promise<string | null>;
@@ -15,13 +16,8 @@ export interface SecretStore {
   has(account: string): Promise<boolean>;
 }
 
-/** What staff read when the system keychain cannot be used, including how to fix it on Linux. */
-export const KEYCHAIN_UNAVAILABLE_MESSAGE =
-  'The system keychain is not available, so the API key cannot be stored or read. ' +
-  'Adoption Desk keeps API keys only in the system keychain, never in a plain file. ' +
-  'On Linux, install and unlock a Secret Service such as GNOME Keyring ' +
-  '(for example: sudo apt-get install gnome-keyring libsecret-1-0), then log in to a desktop session ' +
-  'so the keyring is unlocked, and start Adoption Desk again.';
+/** What staff read when the system keychain cannot be used, including how to fix it on Linux (the core's language). */
+export const keychainUnavailableMessage = (): string => t('coreKeys.keychainUnavailable');
 
 /** The OS keychain cannot be used (no D-Bus session, no Secret Service, locked or missing collection). */
 export class KeychainUnavailableError extends Error {
@@ -30,7 +26,7 @@ export class KeychainUnavailableError extends Error {
   readonly detail: string;
 
   constructor(detail: string) {
-    super(KEYCHAIN_UNAVAILABLE_MESSAGE);
+    super(keychainUnavailableMessage());
     this.detail = detail;
   }
 }

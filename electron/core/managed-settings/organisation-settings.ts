@@ -15,6 +15,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { posix, win32 } from 'node:path';
 import { errorMessage } from '../../../src/shared/errors';
+import { t } from '../../../src/shared/i18n';
 import type { BuiltInSource } from '../profiles';
 import {
   anyAddressPolicySet,
@@ -54,11 +55,6 @@ export function machineSettingsFile(platform: NodeJS.Platform, env: NodeJS.Proce
   return '/etc/adoption-desk/profiles.json';
 }
 
-const PACKAGED_NAME = 'The packaged profile settings (resources/profiles.json)';
-const REFUSED_TAIL =
-  'Production and Staging are taken from the settings packed with the app instead; your IT department can set ' +
-  'them as a policy (Adoption Desk README, "For IT").';
-
 type MachineRead = { text: string } | { missing: true } | { refused: string };
 
 async function readMachineFile(options: OrganisationSettingsOptions, path: string): Promise<MachineRead> {
@@ -75,7 +71,7 @@ async function readMachineFile(options: OrganisationSettingsOptions, path: strin
       windowsAclProblem(path, await aclOf(path), 'file');
     if (problem) return { refused: problem };
   } catch (error) {
-    return { refused: `its owner could not be checked (${errorMessage(error)})` };
+    return { refused: t('coreProfiles.machineOwnerUnchecked', { detail: errorMessage(error) }) };
   }
   return { text: await (options.readFile ?? ((target: string) => readFile(target, 'utf8')))(path) };
 }
@@ -92,7 +88,7 @@ async function readPolicies(
     return {
       values: {},
       problems: [
-        `Your organisation's policies (${policyStoreName(options.platform)}) could not be read: ${errorMessage(error)}.`,
+        t('coreProfiles.policiesUnreadable', { store: policyStoreName(options.platform), detail: errorMessage(error) }),
       ],
     };
   }
@@ -107,17 +103,23 @@ export async function organisationSettings(options: OrganisationSettingsOptions)
   if (anyAddressPolicySet(policies.values)) {
     return {
       settings: settingsFromPolicies(policies.values),
-      name: `Your organisation's policies (${policyStoreName(options.platform)})`,
+      name: t('coreProfiles.sourcePolicies', { store: policyStoreName(options.platform) }),
       problems,
       ...updates,
     };
   }
   const machineFile = options.machineFile ?? machineSettingsFile(options.platform, options.env);
   const machine = await readMachineFile(options, machineFile).catch((error: unknown): MachineRead => ({
-    refused: `it could not be read (${errorMessage(error)})`,
+    refused: t('coreProfiles.machineUnreadable', { detail: errorMessage(error) }),
   }));
-  if ('text' in machine) return { text: machine.text, name: `The settings in ${machineFile}`, problems, ...updates };
+  if ('text' in machine)
+    return {
+      text: machine.text,
+      name: t('coreProfiles.sourceMachineFile', { file: machineFile }),
+      problems,
+      ...updates,
+    };
   if ('refused' in machine)
-    problems.push(`The settings file ${machineFile} is not used: ${machine.refused}. ${REFUSED_TAIL}`);
-  return { file: options.packagedFile, name: PACKAGED_NAME, problems, ...updates };
+    problems.push(t('coreProfiles.machineFileRefused', { file: machineFile, reason: machine.refused }));
+  return { file: options.packagedFile, name: t('coreProfiles.sourcePackaged'), problems, ...updates };
 }

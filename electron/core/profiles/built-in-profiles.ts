@@ -7,6 +7,7 @@
  * the app: the affected profiles are "not configured" and a problem sentence explains why.
  */
 import { z } from 'zod';
+import { t } from '../../../src/shared/i18n';
 import { normaliseBaseUrl, type Profile } from '../../../src/shared/profile';
 import { nodeSettingsFs, type SettingsFs } from '../data-folder';
 
@@ -47,7 +48,8 @@ export interface BuiltInProfiles {
   updates: { block: unknown; sourceName: string };
 }
 
-const DEFAULT_NAME = 'The packaged profile settings (resources/profiles.json)';
+/** The default source's name, as a sentence's subject (the core's language at start-up). */
+const defaultName = (): string => t('coreProfiles.sourcePackaged');
 
 function builtIn(id: BuiltInId, baseUrl: string | null): Profile {
   // An address the organisation set is theirs: staff see it read-only and cannot change it.
@@ -77,13 +79,15 @@ async function readSettings(
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT')
         return { value: { version: 1, production: { baseUrl: null }, staging: { baseUrl: null } } };
-      return { problem: `${name} could not be read (${code ?? 'unknown error'}).` };
+      return {
+        problem: t('coreProfiles.sourceUnreadable', { source: name, code: code ?? t('coreProfiles.unknownError') }),
+      };
     }
   }
   try {
     return { value: JSON.parse(text) as unknown };
   } catch {
-    return { problem: `${name} are not valid JSON.` };
+    return { problem: t('coreProfiles.sourceNotJson', { source: name }) };
   }
 }
 
@@ -91,29 +95,29 @@ export async function loadBuiltInProfiles(
   source: BuiltInSource,
   options: { localDemoUrl?: string; fs?: SettingsFs } = {},
 ): Promise<BuiltInProfiles> {
-  const name = source.name ?? DEFAULT_NAME;
+  const name = source.name ?? defaultName();
   const problems: string[] = [...(source.problems ?? [])];
   const read = await readSettings(source, name, options.fs ?? nodeSettingsFs);
   let settings: BuiltInSettings = { version: 1, production: { baseUrl: null }, staging: { baseUrl: null } };
   if ('problem' in read) {
-    problems.push(`${read.problem} Production and Staging are shown as not configured.`);
+    problems.push(`${read.problem} ${t('coreProfiles.builtInsNotConfigured')}`);
   } else {
     const parsed = BuiltInSettings.safeParse(read.value);
     if (parsed.success) settings = parsed.data;
-    else problems.push(`${name} are not in the expected form; Production and Staging are shown as not configured.`);
+    else problems.push(t('coreProfiles.sourceNotExpected', { source: name }));
   }
   const address = (label: string, raw: string | null): string | null => {
     if (raw === null) return null;
     const result = normaliseBaseUrl(raw);
     if (result.ok) return result.url;
-    problems.push(`${name}: the ${label} address ${result.message}, so ${label} is shown as not configured.`);
+    problems.push(t('coreProfiles.builtInAddressBad', { source: name, label, problem: result.message }));
     return null;
   };
   let localUrl = DEFAULT_LOCAL_DEMO_URL;
   if (options.localDemoUrl !== undefined) {
     const result = normaliseBaseUrl(options.localDemoUrl);
     if (result.ok) localUrl = result.url;
-    else problems.push(`The Local demo address given at start-up ${result.message}; using ${DEFAULT_LOCAL_DEMO_URL}.`);
+    else problems.push(t('coreProfiles.localDemoAddressBad', { problem: result.message, url: DEFAULT_LOCAL_DEMO_URL }));
   }
   const fileUpdates = typeof settings.updates === 'object' && settings.updates !== null ? settings.updates : {};
   const block = source.updates ? { ...fileUpdates, ...source.updates } : settings.updates;

@@ -13,6 +13,7 @@
  */
 import { z } from 'zod';
 import { describeIssues } from '../../../src/shared/errors';
+import { t } from '../../../src/shared/i18n';
 import { BaseUrl, Profile, ProfileColor, ProfileId } from '../../../src/shared/profile';
 import { BUILT_IN_IDS, type BuiltInId, isBuiltInId } from './built-in-profiles';
 import { makeProfileId } from './profile-id';
@@ -80,7 +81,7 @@ function versionOf(data: unknown): number | null {
 
 function describeEntry(entry: unknown, index: number): string {
   const name = isRecord(entry) && typeof entry.name === 'string' && entry.name.trim() ? `"${entry.name.trim()}"` : null;
-  return name ?? `entry ${index + 1}`;
+  return name ?? t('coreProfiles.entryNumbered', { number: index + 1 });
 }
 
 /** Validates an up-to-date file entry by entry. */
@@ -93,9 +94,13 @@ function validateCurrent(data: Record<string, unknown>): { file: ProfileFile; dr
   const seen = new Set<string>(BUILT_IN_IDS);
   rawCustom.forEach((entry: unknown, index) => {
     const parsed = StoredProfile.safeParse(entry);
-    if (!parsed.success) dropped.push(`${describeEntry(entry, index)} (${describeIssues(parsed.error.issues)})`);
+    if (!parsed.success)
+      dropped.push(
+        // An entry and what is wrong with it: "entry 2 (name: …)", in any language.
+        `${describeEntry(entry, index)} (${describeIssues(parsed.error.issues)})`,
+      );
     else if (seen.has(parsed.data.id))
-      dropped.push(`${describeEntry(entry, index)} (its id "${parsed.data.id}" is already used)`);
+      dropped.push(t('coreProfiles.entryIdUsed', { entry: describeEntry(entry, index), id: parsed.data.id }));
     else {
       seen.add(parsed.data.id);
       file.custom.push(parsed.data);
@@ -107,7 +112,7 @@ function validateCurrent(data: Record<string, unknown>): { file: ProfileFile; dr
     if (!isBuiltInId(id)) continue;
     const parsed = BuiltInEdit.safeParse(edit);
     if (parsed.success) file.builtIns[id] = parsed.data;
-    else dropped.push(`the changes to the built-in profile "${id}" (${describeIssues(parsed.error.issues)})`);
+    else dropped.push(t('coreProfiles.builtInChanges', { id, issues: describeIssues(parsed.error.issues) }));
   }
   return { file, dropped };
 }
@@ -117,18 +122,21 @@ export function decodeProfileFile(text: string): DecodedProfileFile {
   try {
     data = JSON.parse(text);
   } catch {
-    return { kind: 'corrupt', reason: text.trim() === '' ? 'it is empty' : 'it is not valid JSON' };
+    return {
+      kind: 'corrupt',
+      reason: text.trim() === '' ? t('coreProfiles.corruptEmpty') : t('coreProfiles.corruptNotJson'),
+    };
   }
   const version = versionOf(data);
-  if (version === null) return { kind: 'corrupt', reason: 'it has no valid schema version' };
+  if (version === null) return { kind: 'corrupt', reason: t('coreProfiles.corruptNoVersion') };
   if (version > CURRENT_PROFILE_FILE_VERSION) return { kind: 'future', version };
   for (let step = version; step < CURRENT_PROFILE_FILE_VERSION; step += 1) {
     const migrate = MIGRATIONS[step];
-    if (!migrate) return { kind: 'corrupt', reason: `no migration from version ${step}` };
+    if (!migrate) return { kind: 'corrupt', reason: t('coreProfiles.corruptNoMigration', { version: step }) };
     data = migrate(data);
   }
   const validated = isRecord(data) ? validateCurrent(data) : null;
-  if (!validated) return { kind: 'corrupt', reason: 'it is not in the expected form' };
+  if (!validated) return { kind: 'corrupt', reason: t('coreProfiles.corruptNotExpected') };
   return { kind: 'ok', ...validated, migratedFrom: version < CURRENT_PROFILE_FILE_VERSION ? version : null };
 }
 

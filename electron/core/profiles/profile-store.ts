@@ -6,6 +6,7 @@
  */
 import { basename, join } from 'node:path';
 import { describeIssues } from '../../../src/shared/errors';
+import { t } from '../../../src/shared/i18n';
 import { type Profile, ProfileInput, type ProfileList } from '../../../src/shared/profile';
 import { err, ok, type Result } from '../../../src/shared/result';
 import { fileTimestamp, nodeSettingsFs, type SettingsFs, writeFileAtomic } from '../data-folder';
@@ -32,8 +33,6 @@ export interface ProfileStoreOptions {
 }
 
 export type ProfileListener = (list: ProfileList) => void;
-
-const SETTINGS = 'The profile settings file';
 
 export class ProfileStore {
   readonly filePath: string;
@@ -85,30 +84,29 @@ export class ProfileStore {
       const parsed = ProfileInput.safeParse(input);
       if (!parsed.success) {
         const reasons = describeIssues(parsed.error.issues, { paths: false });
-        return err('invalid_request', `The profile was not saved: ${reasons}.`);
+        return err('invalid_request', t('coreProfiles.notSaved', { reasons }));
       }
       const { id, name, baseUrl, color } = parsed.data;
       const duplicate = this.#profiles().find((p) => p.id !== id && p.name.toLowerCase() === name.toLowerCase());
-      if (duplicate)
-        return err('invalid_request', `The profile was not saved: a profile named "${duplicate.name}" already exists.`);
+      if (duplicate) return err('invalid_request', t('coreProfiles.duplicateName', { name: duplicate.name }));
       const next: ProfileFile = structuredClone(this.#file);
       let savedId: string;
       if (id !== undefined && isBuiltInId(id)) {
         const builtIn = this.#builtIns.find((p) => p.id === id);
         if (builtIn && builtIn.name !== name) {
-          return err('invalid_request', `The name of the built-in profile "${builtIn.name}" cannot be changed.`);
+          return err('invalid_request', t('coreProfiles.builtInName', { name: builtIn.name }));
         }
         if (builtIn?.addressLocked && builtIn.baseUrl !== baseUrl) {
           return err(
             'invalid_request',
-            `The ${builtIn.name} address is set by your organisation and cannot be changed here (it stays ${builtIn.baseUrl}).`,
+            t('coreProfiles.addressLocked', { name: builtIn.name, address: builtIn.baseUrl ?? '' }),
           );
         }
         next.builtIns[id] = builtIn?.addressLocked ? { color } : { baseUrl, color };
         savedId = id;
       } else if (id !== undefined) {
         const index = next.custom.findIndex((p) => p.id === id);
-        if (index < 0) return err('not_found', 'The profile was not saved: there is no profile with this id.');
+        if (index < 0) return err('not_found', t('coreProfiles.notSavedNoProfile'));
         next.custom[index] = { id, name, baseUrl, color };
         savedId = id;
       } else {
@@ -119,16 +117,16 @@ export class ProfileStore {
       const written = await this.#commit(next, 'saved');
       if (!written.ok) return written;
       const saved = this.get(savedId);
-      return saved ? ok(saved) : err('internal', 'The profile was saved but could not be found again.');
+      return saved ? ok(saved) : err('internal', t('coreProfiles.savedNotFound'));
     });
   }
 
   /** Removes one of the staff's own profiles (its id is never given out again); the built-ins cannot be removed. */
   remove(id: string): Promise<Result<{ removed: true }>> {
     return this.#exclusive(async () => {
-      if (isBuiltInId(id)) return err('invalid_request', 'The built-in profiles cannot be removed.');
+      if (isBuiltInId(id)) return err('invalid_request', t('coreProfiles.builtInsNotRemovable'));
       if (!this.#file.custom.some((p) => p.id === id)) {
-        return err('not_found', 'The profile was not removed: there is no profile with this id.');
+        return err('not_found', t('coreProfiles.notRemovedNoProfile'));
       }
       const next: ProfileFile = {
         ...this.#file,
@@ -163,12 +161,12 @@ export class ProfileStore {
     return run;
   }
 
-  async #commit(next: ProfileFile, verb: string): Promise<Result<true>> {
+  async #commit(next: ProfileFile, action: 'saved' | 'removed'): Promise<Result<true>> {
     try {
       await writeFileAtomic(this.#fs, this.filePath, encodeProfileFile(next));
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
-      return err('internal', `The profile could not be ${verb}: the settings file could not be written (${code}).`);
+      const code = (error as NodeJS.ErrnoException).code ?? t('coreProfiles.unknownError');
+      return err('internal', t('coreProfiles.commitFailed', { action, code }));
     }
     this.#file = next;
     const list = this.list();
@@ -190,15 +188,11 @@ export class ProfileStore {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') return [];
-      return [await this.#restoreDefaults(`could not be read (${code ?? 'unknown error'})`)];
+      return [await this.#restoreDefaults('unreadable', code ?? t('coreProfiles.unknownError'))];
     }
     const decoded = decodeProfileFile(text);
-    if (decoded.kind === 'corrupt') return [await this.#restoreDefaults(`could not be read because ${decoded.reason}`)];
-    if (decoded.kind === 'future') {
-      return [
-        await this.#restoreDefaults(`was written by a newer version of Adoption Desk (format ${decoded.version})`),
-      ];
-    }
+    if (decoded.kind === 'corrupt') return [await this.#restoreDefaults('corrupt', decoded.reason)];
+    if (decoded.kind === 'future') return [await this.#restoreDefaults('future', String(decoded.version))];
     this.#file = decoded.file;
     if (decoded.dropped.length === 0 && decoded.migratedFrom === null) return [];
     const suffix = decoded.dropped.length ? 'invalid' : `v${decoded.migratedFrom}`;
@@ -210,23 +204,25 @@ export class ProfileStore {
       // The cleaned settings are in memory; the next save writes them.
     }
     if (decoded.dropped.length === 0) return [];
-    const what = decoded.dropped.length === 1 ? 'An entry' : `${decoded.dropped.length} entries`;
     return [
-      `${what} in ${SETTINGS.toLowerCase()} could not be used and ${decoded.dropped.length === 1 ? 'was' : 'were'} left out: ` +
-        `${decoded.dropped.join('; ')}. The original file was kept as ${basename(backup)}.`,
+      t('coreProfiles.entriesDropped', {
+        count: decoded.dropped.length,
+        entries: decoded.dropped.join('; '),
+        file: basename(backup),
+      }),
     ];
   }
 
   /** Sets the bad file aside, starts from the built-ins only, and says what happened. */
-  async #restoreDefaults(why: string): Promise<string> {
+  async #restoreDefaults(why: 'unreadable' | 'corrupt' | 'future', detail: string): Promise<string> {
     this.#file = emptyProfileFile();
     const aside = `${this.filePath}.corrupt-${fileTimestamp(this.#now())}`;
     try {
       await this.#fs.rename(this.filePath, aside);
     } catch {
-      return `${SETTINGS} ${why} and could not be set aside; the built-in profiles are shown, and your own profiles will be replaced when you next save one.`;
+      return t('coreProfiles.settingsNotSetAside', { why, detail });
     }
     await writeFileAtomic(this.#fs, this.filePath, encodeProfileFile(this.#file)).catch(() => undefined);
-    return `${SETTINGS} ${why}. It was set aside as ${basename(aside)} and the built-in profiles were restored.`;
+    return t('coreProfiles.settingsSetAside', { why, detail, file: basename(aside) });
   }
 }

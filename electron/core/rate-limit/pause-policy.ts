@@ -4,6 +4,7 @@
  * and bans, and unreasonable header values come back as notices.
  */
 import { backoffDelay, REQUEST_BACKOFF } from '../../../src/shared/backoff';
+import { t } from '../../../src/shared/i18n';
 import type { PauseReason } from '../../../src/shared/rate-limit';
 import { type HeaderSource, readRetryAfter } from './rate-limit-headers';
 
@@ -25,8 +26,9 @@ export interface WindowView {
   skewMs: number;
 }
 
-export const DAILY_NOTICE = 'The daily request quota of this key is used up. Requests resume when it resets.';
-export const BAN_NOTICE = 'The service has temporarily banned this API key. Nothing is sent until the ban ends.';
+/** The notices staff read in the snapshot, in the core's language when the pause began. */
+export const dailyNotice = (): string => t('core.dailyNotice');
+export const banNotice = (): string => t('core.banNotice');
 
 /** Nothing remains and the reset is ahead: wait for it (the daily quota if > 1 h away). */
 export function pauseForExhaustion(resetAt: number, now: number, marginMs: number): Pause {
@@ -34,7 +36,7 @@ export function pauseForExhaustion(resetAt: number, now: number, marginMs: numbe
   return {
     until: resetAt + marginMs,
     reason: daily ? 'quota_exhausted' : 'remaining_zero',
-    notices: daily ? [DAILY_NOTICE] : [],
+    notices: daily ? [dailyNotice()] : [],
   };
 }
 
@@ -67,7 +69,7 @@ export function pauseForBan(headers: HeaderSource | null, now: number, skewMs: n
   const retryAfter = readRetryAfter(headers?.get('Retry-After') ?? null, now, skewMs);
   let until = now + DEFAULT_BAN_MS;
   if (retryAfter.kind === 'wait') until = now + retryAfter.waitMs;
-  return { until: Math.max(until, now + MIN_429_WAIT_MS), reason: 'banned', notices: [BAN_NOTICE] };
+  return { until: Math.max(until, now + MIN_429_WAIT_MS), reason: 'banned', notices: [banNotice()] };
 }
 
 /**

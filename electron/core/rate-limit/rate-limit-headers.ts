@@ -4,6 +4,7 @@
  * Unreasonable values are clamped or dropped, and each such case yields a plain-language
  * notice for the governor's snapshot.
  */
+import { t } from '../../../src/shared/i18n';
 
 export interface HeaderSource {
   get(name: string): string | null;
@@ -46,7 +47,7 @@ function readCount(headers: HeaderSource, name: string, notices: string[]): numb
   const raw = headers.get(name);
   if (raw === null) return null;
   if (!INTEGER.test(raw) || Number(raw) < 0 || !Number.isSafeInteger(Number(raw))) {
-    notices.push(`The service sent an unreadable ${name} header ("${raw.slice(0, 40)}"); it was ignored.`);
+    notices.push(t('core.unreadableHeader', { name, raw: raw.slice(0, 40) }));
     return null;
   }
   return Number(raw);
@@ -62,11 +63,11 @@ export function readRateLimit(headers: HeaderSource, now: number, skewMs: number
   if (raw !== null) {
     const seconds = DECIMAL.test(raw) ? Number(raw) : NaN;
     if (!Number.isFinite(seconds) || seconds < 0) {
-      notices.push(`The service sent an unreadable X-RateLimit-Reset header ("${raw.slice(0, 40)}"); it was ignored.`);
+      notices.push(t('core.unreadableHeader', { name: 'X-RateLimit-Reset', raw: raw.slice(0, 40) }));
     } else {
       resetAt = seconds < UNIX_SECONDS_FLOOR ? now + seconds * 1000 : seconds * 1000 - skewMs;
       if (resetAt - now > MAX_WAIT_MS) {
-        notices.push('The service gave a rate-limit reset more than a day ahead; waiting at most 24 hours.');
+        notices.push(t('core.resetTooFar'));
         resetAt = now + MAX_WAIT_MS;
       }
     }
@@ -81,13 +82,13 @@ export function readRetryAfter(value: string | null, now: number, skewMs: number
   if (INTEGER.test(value)) {
     const seconds = Number(value);
     if (seconds < 0) {
-      return { kind: 'wait', waitMs: 0, notice: `The service sent a negative Retry-After (${value.trim()}).` };
+      return { kind: 'wait', waitMs: 0, notice: t('core.negativeRetryAfter', { value: value.trim() }) };
     }
     waitMs = seconds * 1000;
   } else {
     const dateMs = parseHttpDate(value);
     if (dateMs === null) {
-      return { kind: 'unreadable', notice: `The service sent an unreadable Retry-After ("${value.slice(0, 40)}").` };
+      return { kind: 'unreadable', notice: t('core.unreadableRetryAfter', { value: value.slice(0, 40) }) };
     }
     waitMs = Math.max(0, dateMs - skewMs - now);
   }
@@ -95,7 +96,7 @@ export function readRetryAfter(value: string | null, now: number, skewMs: number
     return {
       kind: 'wait',
       waitMs: MAX_WAIT_MS,
-      notice: 'The service asked to wait more than a day; waiting at most 24 hours.',
+      notice: t('core.retryAfterTooFar'),
     };
   }
   return { kind: 'wait', waitMs, notice: null };

@@ -20,6 +20,7 @@ import { Int64, NewAnimal } from '../../../src/shared/animal';
 import type { SafetyEntry } from '../../../src/shared/api';
 import type { Clock } from '../../../src/shared/clock';
 import { describeIssues } from '../../../src/shared/errors';
+import { t } from '../../../src/shared/i18n';
 import { type JournalFs, JournalFile, nodeJournalFs } from './journal-file';
 
 const Base = { v: z.literal(1), at: z.number() };
@@ -243,13 +244,11 @@ export class SafetyCopy {
       stale: false,
     };
     if (read.tornTail !== null) {
-      journal.problems.push(
-        `The last line of the safety copy of ${profileId} was cut off (the app stopped while writing it); it was left out.`,
-      );
+      journal.problems.push(t('core.journalTornTail', { profileId }));
     }
     if (read.damaged.length > 0) {
       journal.problems.push(
-        `${read.damaged.length} damaged line(s) of the safety copy of ${profileId} were set aside in ${file.setAsidePath}.`,
+        t('core.journalDamaged', { count: read.damaged.length, profileId, file: file.setAsidePath }),
       );
     }
     let unreadable = 0;

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { ServiceError } from '../../../src/shared/animal';
+import { t } from '../../../src/shared/i18n';
 import { decodeJson } from '../../../src/shared/json-codec';
 import { type AppError, err, ok, type Result } from '../../../src/shared/result';
 import type { HttpExchange, HttpResponse } from '../http';
@@ -15,18 +16,37 @@ import { type AttemptOutcome, readRateLimit, readRetryAfter } from '../rate-limi
 
 const MAX_QUOTED = 300;
 
+/** What staff read of a service's answer, in the core's language (read when used: the language may change). */
 export const ERROR_MESSAGES = {
-  badResponse: 'The service sent a response the app does not understand. Nothing was saved from it.',
-  unauthorized: 'The service did not accept the API key. Check the key in the profile settings.',
-  invalid: 'The service rejected the request as invalid.',
-  notFound: 'The service has no such record.',
-  conflict: 'The service is still working on this same request; it will be tried again.',
-  gone: 'The service no longer offers this lookup. The listed record is shown instead.',
-  banned: 'The service has temporarily banned this API key for too many requests. Requests resume when the ban ends.',
-  rateLimited: 'The service asked us to slow down; the app waits before it sends more.',
-  busy: 'The service asked us to slow down (HTTP 503: busy); the app waits before it sends more.',
-  serverError: (status: number) => `The service had a problem (HTTP ${status}). Try again later.`,
-  refused: (status: number) => `The service refused the request (HTTP ${status}).`,
+  get badResponse() {
+    return t('core.badResponse');
+  },
+  get unauthorized() {
+    return t('core.unauthorized');
+  },
+  get invalid() {
+    return t('core.invalid');
+  },
+  get notFound() {
+    return t('core.notFound');
+  },
+  get conflict() {
+    return t('core.conflict');
+  },
+  get gone() {
+    return t('core.gone');
+  },
+  get banned() {
+    return t('core.banned');
+  },
+  get rateLimited() {
+    return t('core.rateLimited');
+  },
+  get busy() {
+    return t('core.busy');
+  },
+  serverError: (status: number): string => t('core.serverError', { status }),
+  refused: (status: number): string => t('core.refused', { status }),
 };
 
 /** Decodes a 2xx body against `schema`; anything that does not match is `bad_response`. */
@@ -66,7 +86,7 @@ export function errorFromResponse(response: HttpResponse, now: number, scrub: Sc
   const { status } = response;
   const body = parseServiceError(response.text);
   const said = body ? bounded(scrub(body.message), MAX_QUOTED) : null;
-  const withSaid = (plain: string): string => (said ? `${plain} (The service said: ${said})` : plain);
+  const withSaid = (plain: string): string => (said ? t('core.serviceSaid', { message: plain, said }) : plain);
   const extra: Partial<AppError> = { status, ...(body ? { serviceCode: bounded(scrub(body.code), LIMITS.code) } : {}) };
   const make = (code: string, message: string, more: Partial<AppError> = {}): AppError => ({
     ...extra,

@@ -8,6 +8,7 @@
 import type { z } from 'zod';
 import type { Clock } from '../../../src/shared/clock';
 import type { DiagnosticEntry } from '../../../src/shared/diagnostics';
+import { t } from '../../../src/shared/i18n';
 import { err, type Result } from '../../../src/shared/result';
 import { buildUrl, type HttpOptions, MESSAGES, sendHttp } from '../http';
 import { type BoundKey, KeychainUnavailableError, type Scrubber, scrubDiagnosticEntry } from '../keys';
@@ -54,8 +55,6 @@ export interface Answer<T> {
   fetchedAt: number;
 }
 
-const NO_KEY = 'No API key is saved for this profile. Add one in the profile settings.';
-
 /**
  * A creation whose answer was lost (connection dropped, timeout, a 500) may have been stored.
  * Only the outbox, which looks for such an animal before sending again, may resend it; the
@@ -67,21 +66,20 @@ function attemptOutcome(method: string, result: Result<unknown>): AttemptOutcome
   return result.error.status === 503 || result.error.code === 'conflict' ? outcome : 'final';
 }
 
-const keyForOtherOrigin = (bound: string, target: string): string =>
-  `The saved API key belongs to ${bound} and is never sent to ${target}. Save the key again for this address.`;
+const keyForOtherOrigin = (bound: string, target: string): string => t('core.keyForOtherOrigin', { bound, target });
 
 /** The profile's key for `url`'s origin, or the error value that stops the call before anything is sent. */
 async function readKey(options: CallTarget, url: URL): Promise<BoundKey | Result<never>> {
   try {
     const found = await options.getKey();
-    if (!found) return err('no_key', NO_KEY);
+    if (!found) return err('no_key', t('core.noKey'));
     const bound = typeof found === 'string' ? { key: found, origin: new URL(options.baseUrl).origin } : found;
     if (bound.origin !== url.origin) return err('no_key', keyForOtherOrigin(bound.origin, url.origin));
     return bound;
   } catch (error) {
     return error instanceof KeychainUnavailableError
       ? err('keychain_unavailable', error.message)
-      : err('internal', 'The API key could not be read from the system keychain.');
+      : err('internal', t('core.keyUnreadable'));
   }
 }
 
@@ -152,7 +150,7 @@ export function createExecute(options: CallTarget, scrubber: Scrubber, http: Htt
       const result =
         error instanceof QueueCancelledError
           ? err('cancelled', MESSAGES.cancelled)
-          : err('internal', 'The request failed unexpectedly.');
+          : err('internal', t('core.requestFailed'));
       return { result, headers: null, fetchedAt: clock.now() };
     }
   }

@@ -10,6 +10,7 @@ import { Animal, Animals, ListQuery, type ListQuery as ListQueryInput, NewAnimal
 import type { ChannelOutput } from '../../../src/shared/api';
 import { duplicatedIds } from '../../../src/shared/duplicate-ids';
 import { describeIssues } from '../../../src/shared/errors';
+import { t } from '../../../src/shared/i18n';
 import { isInt64String } from '../../../src/shared/int64';
 import { encodeJson } from '../../../src/shared/json-codec';
 import { err, ok, type Result } from '../../../src/shared/result';
@@ -71,7 +72,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       if (!parsed.success)
         return err(
           'invalid_request',
-          describeIssues(parsed.error.issues, { paths: false, max: 1 }) || 'The list query is invalid.',
+          describeIssues(parsed.error.issues, { paths: false, max: 1 }) || t('core.listQueryInvalid'),
         );
       const params = listParams(parsed.data);
       const answer = await read(
@@ -93,7 +94,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     },
 
     async getPet(id, callOptions = {}) {
-      if (!isInt64String(id)) return err('invalid_request', 'The animal id must be a whole number.');
+      if (!isInt64String(id)) return err('invalid_request', t('core.animalIdNotWhole'));
       if (getPetGone || clock.now() >= GET_PET_SUNSET_MS) return err('gone', ERROR_MESSAGES.gone, { status: 410 });
       const answer = await read({
         kind: 'read',
@@ -107,7 +108,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
             ? null
             : {
                 refuse: true,
-                note: `The service answered with another animal (ID ${animal.id}) for animal ${id}. Nothing was saved from it.`,
+                note: t('core.otherAnimal', { answered: animal.id, id }),
               },
       });
       if (!answer.result.ok) {
@@ -126,7 +127,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       if (!parsed.success)
         return err(
           'invalid_request',
-          describeIssues(parsed.error.issues, { paths: false, max: 1 }) || 'The new animal is invalid.',
+          describeIssues(parsed.error.issues, { paths: false, max: 1 }) || t('core.newAnimalInvalid'),
         );
       const answer = await execute({
         kind: 'write',
@@ -153,7 +154,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
 
     async testKey() {
       const result = await this.listPets({ limit: 1 });
-      if (result.ok) return ok({ result: 'valid', message: 'The service accepted the key.' });
+      if (result.ok) return ok({ result: 'valid', message: t('core.keyAccepted') });
       const { code, message } = result.error;
       if (code === 'no_key') return result;
       if (code === 'unauthorized' || code === 'banned') return ok({ result: 'invalid', message });
@@ -164,8 +165,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
 
 /** What Diagnostics says of ids repeated in one list answer (the renderer keeps the last record of each). */
 function duplicateNote(ids: string[]): string {
-  const named = ids.slice(0, 10).join(', ') + (ids.length > 10 ? ` and ${ids.length - 10} more` : '');
-  return `Duplicate ids in the answer: ${named}. Each animal is shown once, from its last record.`;
+  return t('core.duplicateIds', { ids: ids.slice(0, 10).join(', '), more: Math.max(0, ids.length - 10) });
 }
 
 function listParams(query: ListQueryInput): URLSearchParams {

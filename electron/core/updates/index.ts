@@ -3,11 +3,5 @@
  * (update-settings.ts), and when to check and when a downloaded update may install
  * (update-policy.ts). electron/main drives electron-updater by these.
  */
-export {
-  CHECK_EVERY_MS,
-  FIRST_CHECK_AFTER_MS,
-  NOT_INSTALLED_APP,
-  UpdatePolicy,
-  type UpdaterPort,
-} from './update-policy';
+export { CHECK_EVERY_MS, FIRST_CHECK_AFTER_MS, notInstalledApp, UpdatePolicy, type UpdaterPort } from './update-policy';
 export { readUpdateSettings, type UpdateSettings, UpdatesBlock } from './update-settings';

@@ -12,6 +12,7 @@
  */
 import type { Clock } from '../../../src/shared/clock';
 import { errorMessage } from '../../../src/shared/errors';
+import { t } from '../../../src/shared/i18n';
 import type { UpdateStatus } from '../../../src/shared/updates';
 import type { UpdateSettings } from './update-settings';
 
@@ -35,7 +36,8 @@ export interface UpdatePolicyOptions {
   emit(status: UpdateStatus): void;
 }
 
-export const NOT_INSTALLED_APP = 'Updates come with the installed desktop app.';
+/** Why there are no updates outside the installed app (the core's language, read when sent). */
+export const notInstalledApp = (): string => t('coreUpdates.notInstalledApp');
 
 export class UpdatePolicy {
   #status: UpdateStatus;
@@ -49,8 +51,22 @@ export class UpdatePolicy {
   #disposed = false;
 
   constructor(private readonly options: UpdatePolicyOptions) {
-    if (!options.port) this.#status = { state: 'off', reason: NOT_INSTALLED_APP };
-    else if (!options.settings.enabled) this.#status = { state: 'off', reason: options.settings.reason };
+    // Getters: the reason is said in the core's language when the status is read (it follows the window).
+    const settings = options.settings;
+    if (!options.port)
+      this.#status = {
+        state: 'off',
+        get reason() {
+          return notInstalledApp();
+        },
+      };
+    else if (!settings.enabled)
+      this.#status = {
+        state: 'off',
+        get reason() {
+          return settings.reason;
+        },
+      };
     else this.#status = { state: 'idle', lastCheck: null, nextCheck: null };
   }
 

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { describeIssues } from '../../../src/shared/errors';
+import { t, tEnglish } from '../../../src/shared/i18n';
 
 /** The `updates` block of profiles.json (and what the policies amount to). */
 export const UpdatesBlock = z.object({
@@ -20,19 +21,32 @@ export type UpdateSettings =
   /** `feedUrl` null: the address the installer was built with. */
   | { enabled: true; feedUrl: string | null };
 
+/**
+ * Updates off, and why in the language staff read when they look (a getter: the core's language
+ * follows the window, and the reason is read each time the status is sent).
+ */
+const off = (reason: () => string): UpdateSettings => ({
+  enabled: false,
+  get reason() {
+    return reason();
+  },
+});
+
 const isLoopback = (host: string) => host === '127.0.0.1' || host === 'localhost' || host === '[::1]';
 
 /** The feed address if it is one the app may fetch code from: https, or http on this computer (tests). */
-function feedAddress(raw: string): { ok: true; url: string } | { ok: false; message: string } {
+type FeedProblem = 'notAddress' | 'https' | 'credentials';
+
+function feedAddress(raw: string): { ok: true; url: string } | { ok: false; problem: FeedProblem } {
   let url: URL;
   try {
     url = new URL(raw.trim());
   } catch {
-    return { ok: false, message: 'is not an address' };
+    return { ok: false, problem: 'notAddress' };
   }
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url.hostname)))
-    return { ok: false, message: 'must use https://' };
-  if (url.username || url.password) return { ok: false, message: 'must not contain a user name or password' };
+    return { ok: false, problem: 'https' };
+  if (url.username || url.password) return { ok: false, problem: 'credentials' };
   return { ok: true, url: url.href.endsWith('/') ? url.href : `${url.href}/` };
 }
 
@@ -48,30 +62,28 @@ export function readUpdateSettings(
   const parsed = UpdatesBlock.safeParse(block ?? {});
   if (!parsed.success) {
     return {
-      settings: { enabled: false, reason: `${options.sourceName}: the updates settings are not in the expected form.` },
+      settings: off(() => t('coreUpdates.settingsForm', { source: options.sourceName })),
       problems: [
-        `${options.sourceName}: the updates settings are not in the expected form (${describeIssues(parsed.error.issues)}); updates are off.`,
+        tEnglish('coreUpdates.settingsFormProblem', {
+          source: options.sourceName,
+          issues: describeIssues(parsed.error.issues),
+        }),
       ],
     };
   }
   const { enabled, url } = parsed.data;
-  if (enabled === false)
-    return { settings: { enabled: false, reason: 'Your organisation switched updates off.' }, problems: [] };
+  if (enabled === false) return { settings: off(() => t('coreUpdates.switchedOff')), problems: [] };
   if (url) {
     const feed = feedAddress(url);
     if (!feed.ok) {
-      const message = `${options.sourceName}: the update address ${feed.message}; updates are off.`;
-      return { settings: { enabled: false, reason: message }, problems: [message] };
+      const args = { source: options.sourceName, problem: feed.problem };
+      return {
+        settings: off(() => t('coreUpdates.badAddress', args)),
+        problems: [tEnglish('coreUpdates.badAddress', args)],
+      };
     }
     return { settings: { enabled: true, feedUrl: feed.url }, problems: [] };
   }
-  if (!options.builtFeed)
-    return {
-      settings: {
-        enabled: false,
-        reason: 'No update address is set: your IT department can set one (README, "For IT").',
-      },
-      problems: [],
-    };
+  if (!options.builtFeed) return { settings: off(() => t('coreUpdates.noAddress')), problems: [] };
   return { settings: { enabled: true, feedUrl: null }, problems: [] };
 }

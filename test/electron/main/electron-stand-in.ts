@@ -109,6 +109,9 @@ export function createElectronStandIn() {
       name === 'userData' ? app.userData : name === 'documents' ? app.documents : `/tmp/${name}`,
     documents: '/tmp/documents',
     isPackaged: false,
+    /** What app.getPreferredSystemLanguages() answers (docs/api/app.md). */
+    systemLanguages: ['en-US'] as string[],
+    getPreferredSystemLanguages: () => [...app.systemLanguages],
   });
 
   const permissions = {

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createEventBus } from '../../../electron/core/api/event-bus';
+import { useLanguage } from '../../../src/shared/i18n';
 import { ok } from '../../../src/shared/result';
 import { createElectronStandIn, type ElectronStandIn, FakeWebContents } from './electron-stand-in';
 
@@ -16,7 +17,7 @@ vi.mock('electron', async () => {
   return electronModuleOf(() => standIn.current.module);
 });
 
-const { startMainProcess, STARTUP_FAILURE_TITLE } = await import('../../../electron/main/main-process');
+const { startMainProcess, startupFailureTitle } = await import('../../../electron/main/main-process');
 
 const outDir = '/opt/adoption-desk/out/main';
 const PAGE = 'app://adoption-desk/index.html';
@@ -117,7 +118,7 @@ describe('main process: origin, permissions, menu, start-up failure', () => {
     expect(window).toBeNull();
     expect(standIn.current.dialogs).toEqual([
       {
-        title: STARTUP_FAILURE_TITLE,
+        title: startupFailureTitle(),
         content: expect.stringMatching(/^The data folder could not be opened \(EACCES\)\./),
       },
     ]);
@@ -131,5 +132,24 @@ describe('main process: origin, permissions, menu, start-up failure', () => {
     expect(standIn.current.dialogs[0]?.content).toMatch(/ERR_FILE_NOT_FOUND/);
     expect(standIn.current.module.app.exitCodes).toEqual([1]);
     expect(dispose).toHaveBeenCalledOnce();
+  });
+
+  it('says a start-up failure in the system language (Spanish here), English again for an English system', async () => {
+    standIn.current.module.app.systemLanguages = ['es-MX', 'en-US'];
+    try {
+      expect(await start({ createCore: async () => Promise.reject(new Error('EACCES')) })).toBeNull();
+      expect(standIn.current.dialogs).toEqual([
+        {
+          title: 'Adoption Desk no pudo iniciarse',
+          content: expect.stringMatching(/^EACCES\n\nAdoption Desk se cerrará ahora\. Los animales guardados/),
+        },
+      ]);
+    } finally {
+      await useLanguage('en');
+    }
+    standIn.current = createElectronStandIn();
+    standIn.current.module.app.userData = userData;
+    expect(await start({ createCore: async () => Promise.reject(new Error('EACCES')) })).toBeNull();
+    expect(standIn.current.dialogs[0]?.title).toBe('Adoption Desk could not start');
   });
 });

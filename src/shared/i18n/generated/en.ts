@@ -115,6 +115,261 @@ addEnglish({
   'categories.title': () => 'Category names',
   'categories.useFile': () => 'Use names from a file…',
   'categories.usePending': () => 'Use these names',
+  'contract.addressAbsolute': () => 'must be an absolute address such as https://api.example.org/v1',
+  'contract.addressCredentials': () => 'must not contain a user name or password',
+  'contract.addressHttps': () => 'must use https:// (plain http:// is allowed only for this computer)',
+  'contract.addressInvalid': (d) => 'Address ' + d.problem,
+  'contract.addressPath': () => 'path must end in /v1',
+  'contract.addressQuery': () => 'must not contain a query (?) or fragment (#)',
+  'contract.categoryEntryId': (d) => 'entry ' + d.number + ': its ID must be a whole number (64-bit)',
+  'contract.categoryEntryIssue': (d) => 'entry ' + d.number + ': ' + d.issue,
+  'contract.categoryEntryNotPair': (d) => 'entry ' + d.number + ': it is not an {"id", "label"} pair',
+  'contract.categoryEntryUnsafeId': (d) =>
+    'entry ' + d.number + ': its ID is not a whole number a file can hold exactly; write it as text, in quotes',
+  'contract.categoryFallback': (d) => 'category ' + d.id,
+  'contract.categoryFileKind': () => 'this is not a category file of Adoption Desk',
+  'contract.categoryFileNoList': () => 'the file has no list of categories',
+  'contract.categoryFileNotJson': () => 'The file is not a category file: it is not JSON text.',
+  'contract.categoryFileTooLarge': () => 'The file is too large to be a category file (at most 256 KB).',
+  'contract.categoryFileTooMany': (d) => 'the file has more than ' + d.max + ' categories',
+  'contract.categoryFileUnusable': (d) => 'The file cannot be used: ' + d.problems + '.',
+  'contract.categoryFileVersion': () => 'this file is of a version this app does not know',
+  'contract.categoryIdTwice': (d) => 'entries ' + d.first + ' and ' + d.second + ' both name category ' + d.id,
+  'contract.categoryNameBidi': () =>
+    'the name contains a character that changes the direction of text (it would show other words than typed)',
+  'contract.categoryNameControl': () => 'the name contains control characters',
+  'contract.categoryNameDigits': () => 'the name is only digits, which would read as a category ID',
+  'contract.categoryNameEmpty': () => 'the name is empty',
+  'contract.categoryNameMissing': () => 'the name is missing',
+  'contract.categoryNameTooLong': (d) => 'the name is longer than ' + d.max + ' characters',
+  'contract.categoryNameTwice': (d) =>
+    'categories ' + d.first + ' and ' + d.second + ' are both called “' + d.name + '”',
+  'contract.coreUnreachable': (d) => "The app's core could not be reached (" + d.detail + ').',
+  'contract.fileNameNotSuggested': () => 'not a file name the app suggests',
+  'contract.int64': () => 'must be a whole number between -2^63 and 2^63-1',
+  'contract.keyEmpty': () => 'the key is empty',
+  'contract.keyNotText': () => 'the key contains a character that is not valid text',
+  'contract.keySpaces': () => 'the key contains spaces or control characters',
+  'contract.keyTooLong': () => 'the key is longer than 4 KiB',
+  'contract.limitMax': (d) => 'limit must be at most ' + d.max,
+  'contract.limitMin': (d) => 'limit must be at least ' + d.min,
+  'contract.limitWhole': () => 'limit must be a whole number',
+  'contract.nameRequired': () => 'name is required',
+  'contract.nameTooLong': (d) => 'name must be at most ' + d.max + ' characters',
+  'contract.passwordControl': () => 'the password contains a control character',
+  'contract.passwordEmpty': () => 'the password is empty',
+  'contract.passwordNotText': () => 'the password contains a character that is not valid text',
+  'contract.profileIdForm': () => 'profile id must be lower-case letters, digits and dashes',
+  'contract.proxyForm': () => 'a proxy is written host:port',
+  'contract.unexpectedShape': (d) => 'The core answered ' + d.channel + ' in an unexpected shape.',
+  'contract.unknownChannel': (d) => 'Unknown channel ' + d.channel + '.',
+  'contract.userNameColon': () => 'the user name contains a colon or a control character',
+  'contract.userNameEmpty': () => 'the user name is empty',
+  'contract.userNameNotText': () => 'the user name contains a character that is not valid text',
+  'core.animalIdNotWhole': () => 'The animal id must be a whole number.',
+  'core.badResponse': () => 'The service sent a response the app does not understand. Nothing was saved from it.',
+  'core.banNotice': () => 'The service has temporarily banned this API key. Nothing is sent until the ban ends.',
+  'core.banned': () =>
+    'The service has temporarily banned this API key for too many requests. Requests resume when the ban ends.',
+  'core.busy': () => 'The service asked us to slow down (HTTP 503: busy); the app waits before it sends more.',
+  'core.cancelled': () => 'The request was cancelled.',
+  'core.conflict': () => 'The service is still working on this same request; it will be tried again.',
+  'core.coreFailed': () => 'Something went wrong in the app core.',
+  'core.dailyNotice': () => 'The daily request quota of this key is used up. Requests resume when it resets.',
+  'core.duplicateIds': (d) =>
+    'Duplicate ids in the answer: ' +
+    d.ids +
+    plural(d.more, 0, en, { '0': '', other: ' and ' + number('en', d.more, 0) + ' more' }) +
+    '. Each animal is shown once, from its last record.',
+  'core.gone': () => 'The service no longer offers this lookup. The listed record is shown instead.',
+  'core.invalid': () => 'The service rejected the request as invalid.',
+  'core.invalidChannelRequest': (d) => 'Invalid ' + d.channel + ' request: ' + d.issues + '.',
+  'core.journalDamaged': (d) =>
+    plural(d.count, 0, en, {
+      other:
+        number('en', d.count, 0) +
+        ' damaged line(s) of the safety copy of ' +
+        d.profileId +
+        ' were set aside in ' +
+        d.file +
+        '.',
+    }),
+  'core.journalFailed': () =>
+    "This computer's safety copy could not be written, so nothing was sent. The animal stays waiting; it is tried again.",
+  'core.journalFailure': (d) =>
+    "This computer's safety copy could not be written: " +
+    select(d.why, {
+      full: 'the disk is full',
+      denied: 'the app may not write to its data folder',
+      other: 'writing to the disk failed',
+    }) +
+    '.',
+  'core.journalTornTail': (d) =>
+    'The last line of the safety copy of ' +
+    d.profileId +
+    ' was cut off (the app stopped while writing it); it was left out.',
+  'core.keyAccepted': () => 'The service accepted the key.',
+  'core.keyForOtherOrigin': (d) =>
+    'The saved API key belongs to ' +
+    d.bound +
+    ' and is never sent to ' +
+    d.target +
+    '. Save the key again for this address.',
+  'core.keyOrigin': () =>
+    'The API key is kept for another address and was not sent. Save the key again for this address.',
+  'core.keyUnreadable': () => 'The API key could not be read from the system keychain.',
+  'core.keychainFailed': () => 'The system keychain could not be used.',
+  'core.listQueryInvalid': () => 'The list query is invalid.',
+  'core.negativeRetryAfter': (d) => 'The service sent a negative Retry-After (' + d.value + ').',
+  'core.newAnimalInvalid': () => 'The new animal is invalid.',
+  'core.noKey': () => 'No API key is saved for this profile. Add one in the profile settings.',
+  'core.noSuchProfile': () => 'There is no profile with this id.',
+  'core.notFound': () => 'The service has no such record.',
+  'core.offline': () => 'The service could not be reached. Check the network connection.',
+  'core.otherAnimal': (d) =>
+    'The service answered with another animal (ID ' +
+    d.answered +
+    ') for animal ' +
+    d.id +
+    '. Nothing was saved from it.',
+  'core.profileNoAddress': (d) => 'The profile "' + d.name + '" has no service address yet.',
+  'core.proxyLogin': (d) =>
+    'The proxy at ' + d.proxy + ' asks for a login. Enter it in Keys and profiles, under "Proxy login".',
+  'core.proxySettings': () => "This computer's proxy settings could not be read, so the request was not sent.",
+  'core.proxyUnreachable': (d) => 'The proxy at ' + d.proxy + ' could not be reached. Check the network connection.',
+  'core.rateLimited': () => 'The service asked us to slow down; the app waits before it sends more.',
+  'core.redirect': () => 'The service tried to redirect the request to another address; the request was stopped.',
+  'core.refused': (d) => 'The service refused the request (HTTP ' + d.status + ').',
+  'core.requestFailed': () => 'The request failed unexpectedly.',
+  'core.resetTooFar': () => 'The service gave a rate-limit reset more than a day ahead; waiting at most 24 hours.',
+  'core.retryAfterTooFar': () => 'The service asked to wait more than a day; waiting at most 24 hours.',
+  'core.serverError': (d) => 'The service had a problem (HTTP ' + d.status + '). Try again later.',
+  'core.serviceSaid': (d) => d.message + ' (The service said: ' + d.said + ')',
+  'core.timeout': () => 'The service took too long to answer. Try again in a moment.',
+  'core.tooLarge': () => 'The service sent a response that is too large to read.',
+  'core.tooManyRedirects': () => 'The service redirected the request too many times.',
+  'core.unauthorized': () => 'The service did not accept the API key. Check the key in the profile settings.',
+  'core.unknownChannel': () => 'Unknown channel.',
+  'core.unreadableHeader': (d) =>
+    'The service sent an unreadable ' + d.name + ' header ("' + d.raw + '"); it was ignored.',
+  'core.unreadableRetryAfter': (d) => 'The service sent an unreadable Retry-After ("' + d.value + '").',
+  'core.withheld': () => 'The answer held an API key where it did not belong, so it was withheld.',
+  'coreKeys.keyNotSaved': (d) => 'The API key was not saved: ' + d.reasons + '.',
+  'coreKeys.keychainReported': (d) =>
+    'The API key could not be ' +
+    select(d.action, { saved: 'saved', removed: 'removed', checked: 'checked', other: 'used' }) +
+    ': the system keychain reported "' +
+    d.detail +
+    '".',
+  'coreKeys.keychainUnavailable': () =>
+    'The system keychain is not available, so the API key cannot be stored or read. Adoption Desk keeps API keys only in the system keychain, never in a plain file. On Linux, install and unlock a Secret Service such as GNOME Keyring (for example: sudo apt-get install gnome-keyring libsecret-1-0), then log in to a desktop session so the keyring is unlocked, and start Adoption Desk again.',
+  'coreKeys.noAddressForKey': () =>
+    'Save the service address of this profile first: the API key is kept for that address only.',
+  'coreKeys.profileIdInvalid': () => 'The profile id is not valid.',
+  'coreProfiles.addressLocked': (d) =>
+    'The ' + d.name + ' address is set by your organisation and cannot be changed here (it stays ' + d.address + ').',
+  'coreProfiles.builtInAddressBad': (d) =>
+    d.source + ': the ' + d.label + ' address ' + d.problem + ', so ' + d.label + ' is shown as not configured.',
+  'coreProfiles.builtInChanges': (d) => 'the changes to the built-in profile "' + d.id + '" (' + d.issues + ')',
+  'coreProfiles.builtInName': (d) => 'The name of the built-in profile "' + d.name + '" cannot be changed.',
+  'coreProfiles.builtInsNotConfigured': () => 'Production and Staging are shown as not configured.',
+  'coreProfiles.builtInsNotRemovable': () => 'The built-in profiles cannot be removed.',
+  'coreProfiles.commitFailed': (d) =>
+    'The profile could not be ' +
+    select(d.action, { saved: 'saved', removed: 'removed', other: 'changed' }) +
+    ': the settings file could not be written (' +
+    d.code +
+    ').',
+  'coreProfiles.corruptEmpty': () => 'it is empty',
+  'coreProfiles.corruptNoMigration': (d) => 'no migration from version ' + d.version,
+  'coreProfiles.corruptNoVersion': () => 'it has no valid schema version',
+  'coreProfiles.corruptNotExpected': () => 'it is not in the expected form',
+  'coreProfiles.corruptNotJson': () => 'it is not valid JSON',
+  'coreProfiles.duplicateName': (d) => 'The profile was not saved: a profile named "' + d.name + '" already exists.',
+  'coreProfiles.entriesDropped': (d) =>
+    plural(d.count, 0, en, {
+      one: 'An entry in the profile settings file could not be used and was left out',
+      other: number('en', d.count, 0) + ' entries in the profile settings file could not be used and were left out',
+    }) +
+    ': ' +
+    d.entries +
+    '. The original file was kept as ' +
+    d.file +
+    '.',
+  'coreProfiles.entryIdUsed': (d) => d.entry + ' (its id "' + d.id + '" is already used)',
+  'coreProfiles.entryNumbered': (d) => 'entry ' + d.number,
+  'coreProfiles.localDemoAddressBad': (d) =>
+    'The Local demo address given at start-up ' + d.problem + '; using ' + d.url + '.',
+  'coreProfiles.machineFileRefused': (d) =>
+    'The settings file ' +
+    d.file +
+    ' is not used: ' +
+    d.reason +
+    '. Production and Staging are taken from the settings packed with the app instead; your IT department can set them as a policy (Adoption Desk README, "For IT").',
+  'coreProfiles.machineOwnerUnchecked': (d) => 'its owner could not be checked (' + d.detail + ')',
+  'coreProfiles.machineUnreadable': (d) => 'it could not be read (' + d.detail + ')',
+  'coreProfiles.notRemovedNoProfile': () => 'The profile was not removed: there is no profile with this id.',
+  'coreProfiles.notSaved': (d) => 'The profile was not saved: ' + d.reasons + '.',
+  'coreProfiles.notSavedNoProfile': () => 'The profile was not saved: there is no profile with this id.',
+  'coreProfiles.policiesUnreadable': (d) =>
+    "Your organisation's policies (" + d.store + ') could not be read: ' + d.detail + '.',
+  'coreProfiles.savedNotFound': () => 'The profile was saved but could not be found again.',
+  'coreProfiles.settingsNotSetAside': (d) =>
+    'The profile settings file ' +
+    select(d.why, {
+      unreadable: 'could not be read (' + d.detail + ')',
+      corrupt: 'could not be read because ' + d.detail,
+      future: 'was written by a newer version of Adoption Desk (format ' + d.detail + ')',
+      other: 'could not be used',
+    }) +
+    ' and could not be set aside; the built-in profiles are shown, and your own profiles will be replaced when you next save one.',
+  'coreProfiles.settingsSetAside': (d) =>
+    'The profile settings file ' +
+    select(d.why, {
+      unreadable: 'could not be read (' + d.detail + ')',
+      corrupt: 'could not be read because ' + d.detail,
+      future: 'was written by a newer version of Adoption Desk (format ' + d.detail + ')',
+      other: 'could not be used',
+    }) +
+    '. It was set aside as ' +
+    d.file +
+    ' and the built-in profiles were restored.',
+  'coreProfiles.sourceMachineFile': (d) => 'The settings in ' + d.file,
+  'coreProfiles.sourceNotExpected': (d) =>
+    d.source + ' are not in the expected form; Production and Staging are shown as not configured.',
+  'coreProfiles.sourceNotJson': (d) => d.source + ' are not valid JSON.',
+  'coreProfiles.sourcePackaged': () => 'The packaged profile settings (resources/profiles.json)',
+  'coreProfiles.sourcePolicies': (d) => "Your organisation's policies (" + d.store + ')',
+  'coreProfiles.sourceUnreadable': (d) => d.source + ' could not be read (' + d.code + ').',
+  'coreProfiles.unknownError': () => 'unknown error',
+  'coreUpdates.badAddress': (d) =>
+    d.source +
+    ': the update address ' +
+    select(d.problem, {
+      notAddress: 'is not an address',
+      https: 'must use https://',
+      credentials: 'must not contain a user name or password',
+      other: 'cannot be used',
+    }) +
+    '; updates are off.',
+  'coreUpdates.noAddress': () => 'No update address is set: your IT department can set one (README, "For IT").',
+  'coreUpdates.notInstalledApp': () => 'Updates come with the installed desktop app.',
+  'coreUpdates.settingsForm': (d) => d.source + ': the updates settings are not in the expected form.',
+  'coreUpdates.settingsFormProblem': (d) =>
+    d.source + ': the updates settings are not in the expected form (' + d.issues + '); updates are off.',
+  'coreUpdates.switchedOff': () => 'Your organisation switched updates off.',
+  'demo.buildFailed': () => 'The build failed (see above).',
+  'demo.building': () => 'Building the app (first run only)…',
+  'demo.electronFailed': (d) => 'Electron could not start: ' + d.detail,
+  'demo.keySaved': () => 'Saved the demo key in the system keychain for the Local demo profile.',
+  'demo.keychainFix': () =>
+    'The demo key could not be stored because no system keychain is usable, so the app cannot load animals yet.\nAdoption Desk keeps API keys only in the keychain, never in a file. To fix it on Debian/Ubuntu:\n  sudo apt-get install -y dbus gnome-keyring libsecret-1-0\nthen run `npm run demo` again (it starts a private keyring session by itself when no desktop keyring is running).',
+  'demo.noElectron': () => 'Electron is not installed on this machine; starting the browser host instead.',
+  'demo.openLink': () =>
+    'Open that one-time link in a browser on this computer (it works once, within two minutes; restart the demo for another).',
+  'demo.openedWith': (d) => 'Opened it with ' + d.opener + '.',
+  'demo.privateKeyring': () => 'No desktop keyring is running: starting a private one for this demo session.',
+  'demo.startingElectron': (d) => 'Starting Adoption Desk (Electron)… (' + d.elapsed + ')',
   'detail.backToList': () => 'Back to the list',
   'detail.category': () => 'Category',
   'detail.checking': () => 'Checking with the service…',
@@ -207,6 +462,57 @@ addEnglish({
   'diagnostics.storageQuiet': () => 'Nothing has happened to the storage since this window opened.',
   'diagnostics.title': () => 'Diagnostics',
   'diagnostics.updatesHeading': () => 'Updates of Adoption Desk',
+  'host.bodyNotJson': () => 'The request body is not valid JSON.',
+  'host.bodyNotJsonType': () => 'The body must be application/json',
+  'host.bodyTooLarge': () => 'The request body is larger than 1 MiB',
+  'host.internalError': () => 'Internal error',
+  'host.noSession': () =>
+    'this window is no longer connected to Adoption Desk (it was restarted): open the new link it printed',
+  'host.notFound': () => 'Not found',
+  'host.openPageHeading': () => 'Open Adoption Desk from its own link',
+  'host.openPageHow': (d) =>
+    'To get a new link: press Enter in the terminal where Adoption Desk is running, or stop it (Ctrl+C) and start it\nagain with ' +
+    d.host +
+    ' (or ' +
+    d.demo +
+    '), then open the link it prints.',
+  'host.openPageTitle': () => 'Adoption Desk: open it from its link',
+  'host.openPageWhy': (d) =>
+    'This address only works with the one-time link that Adoption Desk printed when it started\n(it looks like ' +
+    d.example +
+    '). Each link opens the app once, in one browser,\nwithin two minutes, and this one is missing, was already used or is too old.',
+  'host.otherPort': (d) =>
+    'This run uses ' +
+    d.origin +
+    ', not ' +
+    d.usual +
+    ', the usual address of this data folder: animals queued or saved at ' +
+    d.usual +
+    ' are not shown here (start without --port to get them).',
+  'host.portTaken': (d) =>
+    'Port ' +
+    d.port +
+    ' on 127.0.0.1 is in use, so Adoption Desk did not start. This data folder (' +
+    d.dataDir +
+    ') always opens at ' +
+    d.origin +
+    ": the browser keeps the animals waiting to be sent (the queue) and the saved animals under that address, and on another port they would not be shown or sent. Free the port and start again: another Adoption Desk may be running with this data folder (stop it with Ctrl+C), or find what holds the port with `ss -ltnp 'sport = :" +
+    d.port +
+    "'` (Linux), `lsof -nP -iTCP:" +
+    d.port +
+    ' -sTCP:LISTEN` (macOS) or `netstat -ano | findstr :' +
+    d.port +
+    '` (Windows). To start on another port anyway, pass --port N: animals queued at ' +
+    d.origin +
+    ' stay there until that address is opened again.',
+  'host.running': (d) =>
+    'Adoption Desk is running at ' +
+    d.url +
+    ' (this computer only). Open the one-time link above in a browser within two minutes; press Enter here for another link. Data folder: ' +
+    d.dataDir +
+    '. Ctrl+C stops it.',
+  'host.useGet': () => 'Use GET',
+  'host.usePost': () => 'Use POST',
   'language.failed': (d) => 'The language could not be changed: ' + d.reason,
   'language.heading': () => 'Language',
   'language.hint': () =>
@@ -287,6 +593,23 @@ addEnglish({
   'list.statusLabel': () => 'Status',
   'list.title': () => 'Animals',
   'list.updated': (d) => 'Updated ' + d.time + ' · ' + number('en', d.count, 0) + ' shown',
+  'main.appFailed': () => 'Something went wrong in the app.',
+  'main.categoriesFilter': () => 'Category names',
+  'main.fileNotWritten': () => 'the file could not be written',
+  'main.invalidRequest': (d) => 'Invalid ' + d.channel + ' request: ' + d.issues + '.',
+  'main.notPrinted': () => 'Not printed.',
+  'main.printCanceled': () => 'Print job canceled',
+  'main.printFailed': () => 'Print job failed',
+  'main.printInvalidSettings': () => 'Invalid printer settings',
+  'main.saveCategoriesTitle': () => 'Save the category names',
+  'main.saveFailed': (d) => 'Could not save ' + d.file + ' (' + d.why + '). Choose another folder and try again.',
+  'main.saveSpreadsheetTitle': () => 'Export to a spreadsheet file',
+  'main.spreadsheetFilter': () => 'CSV spreadsheet',
+  'main.startupFailedMessage': (d) =>
+    d.message +
+    '\n\nAdoption Desk will now close. Animals saved on this device are kept. If this happens again, tell IT what this message says.',
+  'main.startupFailedTitle': () => 'Adoption Desk could not start',
+  'main.windowClosed': () => 'The app window is closed.',
   'orders.about': (d) =>
     'The service’s interface does not describe orders, so this is exactly the JSON it returned for ' +
     d.request +

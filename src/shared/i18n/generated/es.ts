@@ -115,6 +115,300 @@ const messages: Messages = {
   'categories.title': () => 'Nombres de categoría',
   'categories.useFile': () => 'Usar los nombres de un archivo…',
   'categories.usePending': () => 'Usar estos nombres',
+  'contract.addressAbsolute': () => 'debe ser una dirección absoluta, como https://api.example.org/v1',
+  'contract.addressCredentials': () => 'no debe contener un nombre de usuario ni una contraseña',
+  'contract.addressHttps': () => 'debe usar https:// (http:// sin cifrar solo se permite para este equipo)',
+  'contract.addressInvalid': (d) => 'La dirección ' + d.problem,
+  'contract.addressPath': () => 'debe tener una ruta que termine en /v1',
+  'contract.addressQuery': () => 'no debe contener una consulta (?) ni un fragmento (#)',
+  'contract.categoryEntryId': (d) => 'entrada ' + d.number + ': su ID debe ser un número entero (de 64 bits)',
+  'contract.categoryEntryIssue': (d) => 'entrada ' + d.number + ': ' + d.issue,
+  'contract.categoryEntryNotPair': (d) => 'entrada ' + d.number + ': no es un par {"id", "label"}',
+  'contract.categoryEntryUnsafeId': (d) =>
+    'entrada ' +
+    d.number +
+    ': su ID no es un número entero que un archivo pueda guardar con exactitud; escríbelo como texto, entre comillas',
+  'contract.categoryFallback': (d) => 'categoría ' + d.id,
+  'contract.categoryFileKind': () => 'no es un archivo de categorías de Adoption Desk',
+  'contract.categoryFileNoList': () => 'el archivo no tiene una lista de categorías',
+  'contract.categoryFileNotJson': () => 'El archivo no es un archivo de categorías: no es texto JSON.',
+  'contract.categoryFileTooLarge': () =>
+    'El archivo es demasiado grande para ser un archivo de categorías (como máximo 256 KB).',
+  'contract.categoryFileTooMany': (d) => 'el archivo tiene más de ' + d.max + ' categorías',
+  'contract.categoryFileUnusable': (d) => 'No se puede usar el archivo: ' + d.problems + '.',
+  'contract.categoryFileVersion': () => 'este archivo es de una versión que esta app no conoce',
+  'contract.categoryIdTwice': (d) =>
+    'las entradas ' + d.first + ' y ' + d.second + ' nombran ambas la categoría ' + d.id,
+  'contract.categoryNameBidi': () =>
+    'el nombre contiene un carácter que cambia la dirección del texto (mostraría otras palabras que las escritas)',
+  'contract.categoryNameControl': () => 'el nombre contiene caracteres de control',
+  'contract.categoryNameDigits': () => 'el nombre solo tiene dígitos, así que se leería como un ID de categoría',
+  'contract.categoryNameEmpty': () => 'el nombre está vacío',
+  'contract.categoryNameMissing': () => 'falta el nombre',
+  'contract.categoryNameTooLong': (d) => 'el nombre tiene más de ' + d.max + ' caracteres',
+  'contract.categoryNameTwice': (d) =>
+    'las categorías ' + d.first + ' y ' + d.second + ' se llaman ambas “' + d.name + '”',
+  'contract.coreUnreachable': (d) => 'No se pudo conectar con el núcleo de la app (' + d.detail + ').',
+  'contract.fileNameNotSuggested': () => 'no es un nombre de archivo que sugiera la app',
+  'contract.int64': () => 'debe ser un número entero entre -2^63 y 2^63-1',
+  'contract.keyEmpty': () => 'la clave está vacía',
+  'contract.keyNotText': () => 'la clave contiene un carácter que no es texto válido',
+  'contract.keySpaces': () => 'la clave contiene espacios o caracteres de control',
+  'contract.keyTooLong': () => 'la clave ocupa más de 4 KiB',
+  'contract.limitMax': (d) => 'el límite debe ser como máximo ' + d.max,
+  'contract.limitMin': (d) => 'el límite debe ser como mínimo ' + d.min,
+  'contract.limitWhole': () => 'el límite debe ser un número entero',
+  'contract.nameRequired': () => 'el nombre es obligatorio',
+  'contract.nameTooLong': (d) => 'el nombre debe tener como máximo ' + d.max + ' caracteres',
+  'contract.passwordControl': () => 'la contraseña contiene un carácter de control',
+  'contract.passwordEmpty': () => 'la contraseña está vacía',
+  'contract.passwordNotText': () => 'la contraseña contiene un carácter que no es texto válido',
+  'contract.profileIdForm': () => 'el id del perfil debe tener letras minúsculas, dígitos y guiones',
+  'contract.proxyForm': () => 'un proxy se escribe host:puerto',
+  'contract.unexpectedShape': (d) => 'El núcleo respondió a ' + d.channel + ' con una forma inesperada.',
+  'contract.unknownChannel': (d) => 'Canal desconocido ' + d.channel + '.',
+  'contract.userNameColon': () => 'el nombre de usuario contiene dos puntos o un carácter de control',
+  'contract.userNameEmpty': () => 'el nombre de usuario está vacío',
+  'contract.userNameNotText': () => 'el nombre de usuario contiene un carácter que no es texto válido',
+  'core.animalIdNotWhole': () => 'El id del animal debe ser un número entero.',
+  'core.badResponse': () => 'El servicio envió una respuesta que la app no entiende. No se guardó nada de ella.',
+  'core.banNotice': () =>
+    'El servicio ha bloqueado temporalmente esta clave de API. No se envía nada hasta que termine el bloqueo.',
+  'core.banned': () =>
+    'El servicio ha bloqueado temporalmente esta clave de API por demasiadas peticiones. Las peticiones se reanudan cuando termine el bloqueo.',
+  'core.busy': () =>
+    'El servicio pidió que vayamos más despacio (HTTP 503: ocupado); la app espera antes de enviar más.',
+  'core.cancelled': () => 'Se canceló la petición.',
+  'core.conflict': () => 'El servicio aún está procesando esta misma petición; se volverá a intentar.',
+  'core.coreFailed': () => 'Algo salió mal en el núcleo de la app.',
+  'core.dailyNotice': () =>
+    'Se agotó la cuota diaria de peticiones de esta clave. Las peticiones se reanudan cuando se restablezca.',
+  'core.duplicateIds': (d) =>
+    'Ids repetidos en la respuesta: ' +
+    d.ids +
+    plural(d.more, 0, es, { '0': '', other: ' y ' + number('es', d.more, 0) + ' más' }) +
+    '. Cada animal se muestra una vez, con su último registro.',
+  'core.gone': () => 'El servicio ya no ofrece esta consulta. Se muestra el registro de la lista en su lugar.',
+  'core.invalid': () => 'El servicio rechazó la petición por no ser válida.',
+  'core.invalidChannelRequest': (d) => 'Petición ' + d.channel + ' no válida: ' + d.issues + '.',
+  'core.journalDamaged': (d) =>
+    plural(d.count, 0, es, {
+      one:
+        'Se apartó ' +
+        number('es', d.count, 0) +
+        ' línea dañada de la copia de seguridad de ' +
+        d.profileId +
+        ' en ' +
+        d.file +
+        '.',
+      other:
+        'Se apartaron ' +
+        number('es', d.count, 0) +
+        ' líneas dañadas de la copia de seguridad de ' +
+        d.profileId +
+        ' en ' +
+        d.file +
+        '.',
+    }),
+  'core.journalFailed': () =>
+    'No se pudo escribir la copia de seguridad de este equipo, así que no se envió nada. El animal sigue en espera; se volverá a intentar.',
+  'core.journalFailure': (d) =>
+    'No se pudo escribir la copia de seguridad de este equipo: ' +
+    select(d.why, {
+      full: 'el disco está lleno',
+      denied: 'puede que la app no tenga permiso para escribir en su carpeta de datos',
+      other: 'falló la escritura en el disco',
+    }) +
+    '.',
+  'core.journalTornTail': (d) =>
+    'La última línea de la copia de seguridad de ' +
+    d.profileId +
+    ' quedó cortada (la app se detuvo mientras la escribía); se omitió.',
+  'core.keyAccepted': () => 'El servicio aceptó la clave.',
+  'core.keyForOtherOrigin': (d) =>
+    'La clave de API guardada pertenece a ' +
+    d.bound +
+    ' y nunca se envía a ' +
+    d.target +
+    '. Guarda la clave de nuevo para esta dirección.',
+  'core.keyOrigin': () =>
+    'La clave de API se guarda para otra dirección y no se envió. Guarda la clave de nuevo para esta dirección.',
+  'core.keyUnreadable': () => 'No se pudo leer la clave de API del llavero del sistema.',
+  'core.keychainFailed': () => 'No se pudo usar el llavero del sistema.',
+  'core.listQueryInvalid': () => 'La consulta de la lista no es válida.',
+  'core.negativeRetryAfter': (d) => 'El servicio envió un Retry-After negativo (' + d.value + ').',
+  'core.newAnimalInvalid': () => 'El animal nuevo no es válido.',
+  'core.noKey': () =>
+    'No hay ninguna clave de API guardada para este perfil. Añade una en la configuración del perfil.',
+  'core.noSuchProfile': () => 'No hay ningún perfil con este id.',
+  'core.notFound': () => 'El servicio no tiene ese registro.',
+  'core.offline': () => 'No se pudo conectar con el servicio. Revisa la conexión de red.',
+  'core.otherAnimal': (d) =>
+    'El servicio respondió con otro animal (ID ' +
+    d.answered +
+    ') para el animal ' +
+    d.id +
+    '. No se guardó nada de la respuesta.',
+  'core.profileNoAddress': (d) => 'El perfil "' + d.name + '" aún no tiene dirección de servicio.',
+  'core.proxyLogin': (d) =>
+    'El proxy en ' +
+    d.proxy +
+    ' pide un inicio de sesión. Introdúcelo en Claves y perfiles, en "Inicio de sesión del proxy".',
+  'core.proxySettings': () =>
+    'No se pudo leer la configuración de proxy de este equipo, así que no se envió la petición.',
+  'core.proxyUnreachable': (d) => 'No se pudo conectar con el proxy en ' + d.proxy + '. Revisa la conexión de red.',
+  'core.rateLimited': () => 'El servicio pidió que vayamos más despacio; la app espera antes de enviar más.',
+  'core.redirect': () => 'El servicio intentó redirigir la petición a otra dirección; se detuvo la petición.',
+  'core.refused': (d) => 'El servicio rechazó la petición (HTTP ' + d.status + ').',
+  'core.requestFailed': () => 'La petición falló de forma inesperada.',
+  'core.resetTooFar': () =>
+    'El servicio indicó un restablecimiento del límite de peticiones a más de un día; se espera como máximo 24 horas.',
+  'core.retryAfterTooFar': () => 'El servicio pidió esperar más de un día; se espera como máximo 24 horas.',
+  'core.serverError': (d) => 'El servicio tuvo un problema (HTTP ' + d.status + '). Vuelve a intentarlo más tarde.',
+  'core.serviceSaid': (d) => d.message + ' (El servicio dijo: ' + d.said + ')',
+  'core.timeout': () => 'El servicio tardó demasiado en responder. Vuelve a intentarlo en un momento.',
+  'core.tooLarge': () => 'El servicio envió una respuesta demasiado grande para leerla.',
+  'core.tooManyRedirects': () => 'El servicio redirigió la petición demasiadas veces.',
+  'core.unauthorized': () => 'El servicio no aceptó la clave de API. Revisa la clave en la configuración del perfil.',
+  'core.unknownChannel': () => 'Canal desconocido.',
+  'core.unreadableHeader': (d) =>
+    'El servicio envió una cabecera ' + d.name + ' ilegible ("' + d.raw + '"); se ignoró.',
+  'core.unreadableRetryAfter': (d) => 'El servicio envió un Retry-After ilegible ("' + d.value + '").',
+  'core.withheld': () => 'La respuesta contenía una clave de API donde no correspondía, así que se retuvo.',
+  'coreKeys.keyNotSaved': (d) => 'No se guardó la clave de API: ' + d.reasons + '.',
+  'coreKeys.keychainReported': (d) =>
+    'No se pudo ' +
+    select(d.action, { saved: 'guardar', removed: 'quitar', checked: 'comprobar', other: 'usar' }) +
+    ' la clave de API: el llavero del sistema informó "' +
+    d.detail +
+    '".',
+  'coreKeys.keychainUnavailable': () =>
+    'El llavero del sistema no está disponible, así que no se puede guardar ni leer la clave de API. Adoption Desk guarda las claves de API solo en el llavero del sistema, nunca en un archivo de texto. En Linux, instala y desbloquea un Secret Service como GNOME Keyring (por ejemplo: sudo apt-get install gnome-keyring libsecret-1-0), inicia sesión en un escritorio para que el llavero quede desbloqueado y vuelve a abrir Adoption Desk.',
+  'coreKeys.noAddressForKey': () =>
+    'Guarda primero la dirección de servicio de este perfil: la clave de API se guarda solo para esa dirección.',
+  'coreKeys.profileIdInvalid': () => 'El id del perfil no es válido.',
+  'coreProfiles.addressLocked': (d) =>
+    'La dirección de ' +
+    d.name +
+    ' la establece tu organización y no se puede cambiar aquí (sigue siendo ' +
+    d.address +
+    ').',
+  'coreProfiles.builtInAddressBad': (d) =>
+    d.source +
+    ': la dirección de ' +
+    d.label +
+    ' ' +
+    d.problem +
+    ', así que ' +
+    d.label +
+    ' se muestra sin configurar.',
+  'coreProfiles.builtInChanges': (d) => 'los cambios del perfil integrado "' + d.id + '" (' + d.issues + ')',
+  'coreProfiles.builtInName': (d) => 'No se puede cambiar el nombre del perfil integrado "' + d.name + '".',
+  'coreProfiles.builtInsNotConfigured': () => 'Producción y Pruebas se muestran sin configurar.',
+  'coreProfiles.builtInsNotRemovable': () => 'Los perfiles integrados no se pueden quitar.',
+  'coreProfiles.commitFailed': (d) =>
+    'No se pudo ' +
+    select(d.action, { saved: 'guardar', removed: 'quitar', other: 'cambiar' }) +
+    ' el perfil: no se pudo escribir el archivo de configuración (' +
+    d.code +
+    ').',
+  'coreProfiles.corruptEmpty': () => 'está vacío',
+  'coreProfiles.corruptNoMigration': (d) => 'no hay migración desde la versión ' + d.version,
+  'coreProfiles.corruptNoVersion': () => 'no tiene una versión de esquema válida',
+  'coreProfiles.corruptNotExpected': () => 'no tiene la forma esperada',
+  'coreProfiles.corruptNotJson': () => 'no es JSON válido',
+  'coreProfiles.duplicateName': (d) => 'No se guardó el perfil: ya existe un perfil llamado "' + d.name + '".',
+  'coreProfiles.entriesDropped': (d) =>
+    plural(d.count, 0, es, {
+      one: 'Una entrada del archivo de configuración de perfiles no se pudo usar y se omitió',
+      other:
+        number('es', d.count, 0) +
+        ' entradas del archivo de configuración de perfiles no se pudieron usar y se omitieron',
+    }) +
+    ': ' +
+    d.entries +
+    '. El archivo original se conservó como ' +
+    d.file +
+    '.',
+  'coreProfiles.entryIdUsed': (d) => d.entry + ' (su id "' + d.id + '" ya está en uso)',
+  'coreProfiles.entryNumbered': (d) => 'entrada ' + d.number,
+  'coreProfiles.localDemoAddressBad': (d) =>
+    'La dirección de la demo local indicada al iniciar ' + d.problem + '; se usa ' + d.url + '.',
+  'coreProfiles.machineFileRefused': (d) =>
+    'No se usa el archivo de configuración ' +
+    d.file +
+    ': ' +
+    d.reason +
+    '. Producción y Pruebas se toman de la configuración incluida en la app; tu departamento de TI puede establecerlas como directiva (README de Adoption Desk, "For IT").',
+  'coreProfiles.machineOwnerUnchecked': (d) => 'no se pudo comprobar su propietario (' + d.detail + ')',
+  'coreProfiles.machineUnreadable': (d) => 'no se pudo leer (' + d.detail + ')',
+  'coreProfiles.notRemovedNoProfile': () => 'No se quitó el perfil: no hay ningún perfil con este id.',
+  'coreProfiles.notSaved': (d) => 'No se guardó el perfil: ' + d.reasons + '.',
+  'coreProfiles.notSavedNoProfile': () => 'No se guardó el perfil: no hay ningún perfil con este id.',
+  'coreProfiles.policiesUnreadable': (d) =>
+    'No se pudieron leer las directivas de tu organización (' + d.store + '): ' + d.detail + '.',
+  'coreProfiles.savedNotFound': () => 'El perfil se guardó, pero no se pudo volver a encontrar.',
+  'coreProfiles.settingsNotSetAside': (d) =>
+    'El archivo de configuración de perfiles ' +
+    select(d.why, {
+      unreadable: 'no se pudo leer (' + d.detail + ')',
+      corrupt: 'no se pudo leer porque ' + d.detail,
+      future: 'lo escribió una versión más reciente de Adoption Desk (formato ' + d.detail + ')',
+      other: 'no se pudo usar',
+    }) +
+    ' y no se pudo apartar; se muestran los perfiles integrados, y tus propios perfiles se reemplazarán la próxima vez que guardes uno.',
+  'coreProfiles.settingsSetAside': (d) =>
+    'El archivo de configuración de perfiles ' +
+    select(d.why, {
+      unreadable: 'no se pudo leer (' + d.detail + ')',
+      corrupt: 'no se pudo leer porque ' + d.detail,
+      future: 'lo escribió una versión más reciente de Adoption Desk (formato ' + d.detail + ')',
+      other: 'no se pudo usar',
+    }) +
+    '. Se apartó como ' +
+    d.file +
+    ' y se restauraron los perfiles integrados.',
+  'coreProfiles.sourceMachineFile': (d) => 'La configuración de ' + d.file,
+  'coreProfiles.sourceNotExpected': (d) =>
+    d.source + ': no tiene la forma esperada; Producción y Pruebas se muestran sin configurar.',
+  'coreProfiles.sourceNotJson': (d) => d.source + ': no es JSON válido.',
+  'coreProfiles.sourcePackaged': () => 'La configuración de perfiles incluida en la app (resources/profiles.json)',
+  'coreProfiles.sourcePolicies': (d) => 'Las directivas de tu organización (' + d.store + ')',
+  'coreProfiles.sourceUnreadable': (d) => d.source + ': no se pudo leer (' + d.code + ').',
+  'coreProfiles.unknownError': () => 'error desconocido',
+  'coreUpdates.badAddress': (d) =>
+    d.source +
+    ': la dirección de actualizaciones ' +
+    select(d.problem, {
+      notAddress: 'no es una dirección',
+      https: 'debe usar https://',
+      credentials: 'no debe contener un nombre de usuario ni una contraseña',
+      other: 'no se puede usar',
+    }) +
+    '; las actualizaciones están desactivadas.',
+  'coreUpdates.noAddress': () =>
+    'No hay ninguna dirección de actualizaciones: tu departamento de TI puede configurar una (README, "For IT").',
+  'coreUpdates.notInstalledApp': () => 'Las actualizaciones llegan con la app de escritorio instalada.',
+  'coreUpdates.settingsForm': (d) => d.source + ': la configuración de actualizaciones no tiene la forma esperada.',
+  'coreUpdates.settingsFormProblem': (d) =>
+    d.source +
+    ': la configuración de actualizaciones no tiene la forma esperada (' +
+    d.issues +
+    '); las actualizaciones están desactivadas.',
+  'coreUpdates.switchedOff': () => 'Tu organización desactivó las actualizaciones.',
+  'demo.buildFailed': () => 'La compilación falló (mira arriba).',
+  'demo.building': () => 'Compilando la app (solo la primera vez)…',
+  'demo.electronFailed': (d) => 'Electron no pudo iniciarse: ' + d.detail,
+  'demo.keySaved': () => 'Se guardó la clave de la demo en el llavero del sistema para el perfil Demo local.',
+  'demo.keychainFix': () =>
+    'No se pudo guardar la clave de la demo porque no hay ningún llavero del sistema utilizable, así que la app aún no puede cargar animales.\nAdoption Desk guarda las claves de API solo en el llavero, nunca en un archivo. Para solucionarlo en Debian/Ubuntu:\n  sudo apt-get install -y dbus gnome-keyring libsecret-1-0\ny vuelve a ejecutar `npm run demo` (inicia por sí sola una sesión de llavero privada cuando no hay ningún llavero de escritorio en marcha).',
+  'demo.noElectron': () => 'Electron no está instalado en esta máquina; se inicia el host del navegador en su lugar.',
+  'demo.openLink': () =>
+    'Abre ese enlace de un solo uso en un navegador de este equipo (funciona una vez, antes de dos minutos; reinicia la demo para obtener otro).',
+  'demo.openedWith': (d) => 'Se abrió con ' + d.opener + '.',
+  'demo.privateKeyring': () =>
+    'No hay ningún llavero de escritorio en marcha: se inicia uno privado para esta sesión de la demo.',
+  'demo.startingElectron': (d) => 'Iniciando Adoption Desk (Electron)… (' + d.elapsed + ')',
   'detail.backToList': () => 'Volver a la lista',
   'detail.category': () => 'Categoría',
   'detail.checking': () => 'Consultando al servicio…',
@@ -206,6 +500,57 @@ const messages: Messages = {
   'diagnostics.storageQuiet': () => 'No le ha pasado nada al almacenamiento desde que se abrió esta ventana.',
   'diagnostics.title': () => 'Diagnóstico',
   'diagnostics.updatesHeading': () => 'Actualizaciones de Adoption Desk',
+  'host.bodyNotJson': () => 'El cuerpo de la petición no es JSON válido.',
+  'host.bodyNotJsonType': () => 'El cuerpo debe ser application/json',
+  'host.bodyTooLarge': () => 'El cuerpo de la petición ocupa más de 1 MiB',
+  'host.internalError': () => 'Error interno',
+  'host.noSession': () =>
+    'esta ventana ya no está conectada a Adoption Desk (se reinició): abre el nuevo enlace que mostró',
+  'host.notFound': () => 'No encontrado',
+  'host.openPageHeading': () => 'Abre Adoption Desk desde su propio enlace',
+  'host.openPageHow': (d) =>
+    'Para obtener un enlace nuevo: pulsa Intro en la terminal donde se ejecuta Adoption Desk, o detenlo (Ctrl+C) y vuelve a iniciarlo\ncon ' +
+    d.host +
+    ' (o ' +
+    d.demo +
+    '), y luego abre el enlace que muestre.',
+  'host.openPageTitle': () => 'Adoption Desk: ábrelo desde su enlace',
+  'host.openPageWhy': (d) =>
+    'Esta dirección solo funciona con el enlace de un solo uso que Adoption Desk mostró al iniciarse\n(tiene este aspecto: ' +
+    d.example +
+    '). Cada enlace abre la app una vez, en un navegador,\nantes de dos minutos, y este falta, ya se usó o es demasiado antiguo.',
+  'host.otherPort': (d) =>
+    'Esta ejecución usa ' +
+    d.origin +
+    ', no ' +
+    d.usual +
+    ', la dirección habitual de esta carpeta de datos: los animales en cola o guardados en ' +
+    d.usual +
+    ' no se muestran aquí (inicia sin --port para verlos).',
+  'host.portTaken': (d) =>
+    'El puerto ' +
+    d.port +
+    ' de 127.0.0.1 está en uso, así que Adoption Desk no se inició. Esta carpeta de datos (' +
+    d.dataDir +
+    ') siempre se abre en ' +
+    d.origin +
+    ": el navegador guarda los animales en espera de envío (la cola) y los animales guardados bajo esa dirección, y en otro puerto no se mostrarían ni se enviarían. Libera el puerto y vuelve a iniciar: puede que otro Adoption Desk esté en marcha con esta carpeta de datos (detenlo con Ctrl+C), o averigua qué ocupa el puerto con `ss -ltnp 'sport = :" +
+    d.port +
+    "'` (Linux), `lsof -nP -iTCP:" +
+    d.port +
+    ' -sTCP:LISTEN` (macOS) o `netstat -ano | findstr :' +
+    d.port +
+    '` (Windows). Para iniciar en otro puerto de todos modos, pasa --port N: los animales en cola en ' +
+    d.origin +
+    ' se quedan allí hasta que se vuelva a abrir esa dirección.',
+  'host.running': (d) =>
+    'Adoption Desk está en marcha en ' +
+    d.url +
+    ' (solo en este equipo). Abre el enlace de un solo uso de arriba en un navegador antes de dos minutos; pulsa Intro aquí para obtener otro enlace. Carpeta de datos: ' +
+    d.dataDir +
+    '. Ctrl+C lo detiene.',
+  'host.useGet': () => 'Usa GET',
+  'host.usePost': () => 'Usa POST',
   'language.failed': (d) => 'No se pudo cambiar el idioma: ' + d.reason,
   'language.heading': () => 'Idioma',
   'language.hint': () =>
@@ -300,6 +645,24 @@ const messages: Messages = {
       one: number('es', d.count, 0) + ' mostrado',
       other: number('es', d.count, 0) + ' mostrados',
     }),
+  'main.appFailed': () => 'Algo salió mal en la app.',
+  'main.categoriesFilter': () => 'Nombres de categorías',
+  'main.fileNotWritten': () => 'no se pudo escribir el archivo',
+  'main.invalidRequest': (d) => 'Petición ' + d.channel + ' no válida: ' + d.issues + '.',
+  'main.notPrinted': () => 'No se imprimió.',
+  'main.printCanceled': () => 'Se canceló la impresión',
+  'main.printFailed': () => 'Falló la impresión',
+  'main.printInvalidSettings': () => 'Configuración de impresora no válida',
+  'main.saveCategoriesTitle': () => 'Guardar los nombres de las categorías',
+  'main.saveFailed': (d) =>
+    'No se pudo guardar ' + d.file + ' (' + d.why + '). Elige otra carpeta y vuelve a intentarlo.',
+  'main.saveSpreadsheetTitle': () => 'Exportar a un archivo de hoja de cálculo',
+  'main.spreadsheetFilter': () => 'Hoja de cálculo CSV',
+  'main.startupFailedMessage': (d) =>
+    d.message +
+    '\n\nAdoption Desk se cerrará ahora. Los animales guardados en este equipo se conservan. Si vuelve a ocurrir, cuéntale a TI lo que dice este mensaje.',
+  'main.startupFailedTitle': () => 'Adoption Desk no pudo iniciarse',
+  'main.windowClosed': () => 'La ventana de la app está cerrada.',
   'orders.about': (d) =>
     'La interfaz del servicio no describe los pedidos, así que esto es exactamente el JSON que devolvió para ' +
     d.request +

@@ -3,7 +3,7 @@ import { decodeKeyRecord } from '../../../../electron/core/keys/bound-key';
 import { KeyService, type KeyServiceOptions } from '../../../../electron/core/keys/key-service';
 import { MemorySecretStore } from '../../../../electron/core/keys/memory-secret-store';
 import {
-  KEYCHAIN_UNAVAILABLE_MESSAGE,
+  keychainUnavailableMessage,
   KeychainUnavailableError,
   type SecretStore,
 } from '../../../../electron/core/keys/secret-store';
@@ -106,7 +106,7 @@ describe('KeyService', () => {
       expect(result.ok).toBe(false);
       if (result.ok) continue;
       expect(result.error.code).toBe('keychain_unavailable');
-      expect(result.error.message).toBe(KEYCHAIN_UNAVAILABLE_MESSAGE);
+      expect(result.error.message).toBe(keychainUnavailableMessage());
       expect(result.error.message).toMatch(/system keychain is not available/);
       expect(result.error.message).toMatch(/sudo apt-get install gnome-keyring libsecret-1-0/);
       expect(JSON.stringify(result)).not.toContain(KEY);

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import {
   CHECK_EVERY_MS,
   FIRST_CHECK_AFTER_MS,
-  NOT_INSTALLED_APP,
+  notInstalledApp,
   UpdatePolicy,
   type UpdaterPort,
 } from '../../../../electron/core/updates';
@@ -39,7 +39,7 @@ describe('the update rule', () => {
   it('is off outside the installed app, and when the organisation switched it off', () => {
     const clock = new FakeClock();
     const none = new UpdatePolicy({ clock, settings: { enabled: true, feedUrl: null }, port: null, emit: () => {} });
-    expect(none.status()).toEqual({ state: 'off', reason: NOT_INSTALLED_APP });
+    expect(none.status()).toEqual({ state: 'off', reason: notInstalledApp() });
     const port: UpdaterPort = { check: async () => {}, setInstallOnQuit: () => {} };
     const off = new UpdatePolicy({
       clock,
