@@ -122,6 +122,8 @@ export default defineConfig({
     },
   },
   preload: {
+    // The preload parses with the contract: it takes the English messages of its checks, not all of them.
+    plugins: [englishMessages()],
     build: {
       outDir: 'out/preload',
       // A sandboxed preload must be one self-contained CommonJS file.

@@ -9,7 +9,6 @@ import { type Language, matchLanguage, t, useLanguage } from '../../src/shared/i
 import { type Clock, systemClock } from '../../src/shared/clock';
 import type { Profile } from '../../src/shared/profile';
 import { err, ok, type Result } from '../../src/shared/result';
-import { useZodLanguage } from '../../src/shared/zod';
 import { createEventBus, createRouter, type EventBus, type Handlers, type Router } from './api';
 import { DIRECT, type ProxyResolver, ProxyRouter } from './http';
 import {
@@ -98,15 +97,10 @@ const notConfigured = (profile: Profile | null) =>
     ? err('not_configured', t('core.profileNoAddress', { name: profile.name }))
     : err('not_configured', t('core.noSuchProfile'));
 
-/** The core's language: its catalogue and zod's own fallback messages. */
-async function speak(language: Language): Promise<void> {
-  await Promise.all([useLanguage(language), useZodLanguage(language)]);
-}
-
 export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   const clock = options.clock ?? systemClock;
   // Until a window says which language it shows (useLanguage), the core speaks the system's.
-  if (options.systemLanguages) await speak(matchLanguage(options.systemLanguages()));
+  if (options.systemLanguages) await useLanguage(matchLanguage(options.systemLanguages()));
   // The one scrubber: it learns every key the core reads or is given, and everything that
   // leaves the core (router answers, events, log lines) goes through it.
   const scrubber = new Scrubber();
@@ -372,7 +366,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       }),
     systemLanguages: async () => ok({ languages: options.systemLanguages ? [...options.systemLanguages()] : null }),
     useLanguage: async ({ language }) => {
-      await speak(language);
+      await useLanguage(language);
       return ok({ language });
     },
   };

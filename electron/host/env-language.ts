@@ -4,7 +4,6 @@
  * empty: "es_ES.UTF-8" → es). "C", "POSIX" or nothing: English.
  */
 import { type Language, matchLanguage, useLanguage } from '../../src/shared/i18n';
-import { useZodLanguage } from '../../src/shared/zod';
 
 const LOCALE_VARIABLES = ['LC_ALL', 'LC_MESSAGES', 'LANG'] as const;
 
@@ -17,6 +16,6 @@ export function envLanguage(env: NodeJS.ProcessEnv = process.env): Language {
 /** Makes the environment's language the process's (the catalogue and zod's own messages). */
 export async function useEnvLanguage(env: NodeJS.ProcessEnv = process.env): Promise<Language> {
   const language = envLanguage(env);
-  await Promise.all([useLanguage(language), useZodLanguage(language)]);
+  await useLanguage(language);
   return language;
 }

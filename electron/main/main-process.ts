@@ -9,7 +9,6 @@ import { app, type BrowserWindow, dialog, ipcMain, Menu, protocol, session } fro
 import { join } from 'node:path';
 import { errorMessage } from '../../src/shared/errors';
 import { matchLanguage, t, useLanguage } from '../../src/shared/i18n';
-import { useZodLanguage } from '../../src/shared/zod';
 import { type EventBus, nodeSettingsFs, type Router, writeFileAtomic } from '../core';
 import { APP_SCHEME, APP_SCHEME_PRIVILEGES, createAppProtocolHandler } from './app-protocol';
 import { createDesktopHandlers, registerDesktopIpc } from './desktop-channels';
@@ -58,7 +57,7 @@ export function startupFailureMessage(error: unknown): string {
  */
 async function useSystemLanguage(): Promise<void> {
   const language = matchLanguage(app.getPreferredSystemLanguages());
-  await Promise.all([useLanguage(language), useZodLanguage(language)]);
+  await useLanguage(language);
 }
 
 export function startMainProcess(options: MainProcessOptions): MainProcess {

@@ -10,6 +10,7 @@ import { english } from './english';
 // each area where it is used instead (electron.vite.config.ts, `englishAreas`).
 import './generated/en';
 import type { MessageKey, Messages } from './generated/messages';
+import { useZodLanguage } from '../zod';
 import type { Language } from './languages';
 
 export type { MessageKey, Messages };
@@ -48,9 +49,12 @@ export function tEnglish<K extends MessageKey>(key: K, ...args: MessageArgs<K>):
 
 export const currentLanguage = (): Language => current.language;
 
-/** Loads `language`'s messages and makes them current; resolves once they are. */
+/**
+ * Loads `language`'s messages and makes them current, with zod's own fallback messages
+ * (src/shared/zod.ts); resolves once they are. The one way a process changes its language.
+ */
 export async function useLanguage(language: Language): Promise<void> {
   if (current.language === language) return;
-  const { default: messages } = await LOADERS[language]();
+  const [{ default: messages }] = await Promise.all([LOADERS[language](), useZodLanguage(language)]);
   current = { language, messages };
 }

@@ -80,8 +80,9 @@ export const app = Object.assign(new Emitter(), {
   },
   getPath: (name) => paths[name] ?? `/tmp/${name}`,
   getAppPath: () => resolve(process.env.ADOPTION_APP_PATH ?? process.cwd()),
-  // docs/api/app.md: the user's preferred system languages, most preferred first.
-  getPreferredSystemLanguages: () => ['es-MX', 'en-US'],
+  // docs/api/app.md: the user's preferred system languages, most preferred first
+  // (ADOPTION_STAND_IN_LANGUAGES: a comma-separated list, to start as on a system in another language).
+  getPreferredSystemLanguages: () => (process.env.ADOPTION_STAND_IN_LANGUAGES ?? 'en-US').split(','),
 });
 
 export const protocol = {
