@@ -5,7 +5,7 @@
  * profile changes) go out through `events`.
  */
 import type { ChannelOutput } from '../../src/shared/api';
-import { type Language, matchLanguage, t, useLanguage } from '../../src/shared/i18n';
+import { matchLanguage, t, useLanguage } from '../../src/shared/i18n';
 import { type Clock, systemClock } from '../../src/shared/clock';
 import type { Profile } from '../../src/shared/profile';
 import { err, ok, type Result } from '../../src/shared/result';

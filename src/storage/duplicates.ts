@@ -6,7 +6,8 @@
  */
 import type { Animal, NewAnimal } from '../shared/animal';
 import type { CategoryLabels } from '../shared/categories';
-import { formatNumber, type MessageKey, t } from '../shared/i18n';
+import { formatNumber, t } from '../i18n';
+import type { MessageKey } from '../shared/i18n';
 import { matchKey } from '../shared/text-match';
 import type { ProfileDb } from './db';
 import type { OutboxEntry, OutboxState } from './outbox-records';

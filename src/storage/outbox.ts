@@ -12,7 +12,7 @@ import type { Animal, NewAnimal } from '../shared/animal';
 import { type Clock, systemClock } from '../shared/clock';
 import type { SafetyEntry } from '../shared/api';
 import { describeIssues, errorMessage } from '../shared/errors';
-import { t } from '../shared/i18n';
+import { t } from '../i18n';
 import type { AppError } from '../shared/result';
 import { AnimalCache } from './animal-cache';
 import type { ProfileDb, SetAsideRow } from './db';

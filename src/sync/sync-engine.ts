@@ -11,7 +11,7 @@
 import type { AdoptionApi } from '../shared/client';
 import { type Clock, systemClock } from '../shared/clock';
 import { errorMessage } from '../shared/errors';
-import { t } from '../shared/i18n';
+import { t } from '../i18n';
 import { Outbox, type OutboxEntry, type ProfileDb } from '../storage';
 import { tryEntry } from './send-entry';
 import { retryDelay } from './sync-decisions';
