@@ -4,3 +4,4 @@
  */
 export { LANGUAGE_STORAGE_KEY, LanguageStore } from './language.svelte';
 export { formatDateTime, formatList, formatNumber, formatTime, statusLabel, t } from './messages';
+export { aroundMark, clockTime, MARK } from './markup';

@@ -1,4 +1,4 @@
-import { formatTime as formatInLanguage, t } from '../i18n';
+import { t } from '../i18n';
 
 /** A `now` that ticks once a second, for countdowns and "updated HH:MM" labels. */
 export class ClockStore {
@@ -19,14 +19,6 @@ export class ClockStore {
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = null;
   }
-}
-
-/** The time of day a time is shown with: hours and minutes, 24-hour, local time ("14:05"). */
-const TIME_OF_DAY: Intl.DateTimeFormatOptions = { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' };
-
-/** HH:MM in local time, as the language shown writes it (Intl; redrawn when the language changes). */
-export function formatTime(epochMs: number): string {
-  return formatInLanguage(epochMs, TIME_OF_DAY);
 }
 
 /** A duration as "1 min 05 s" / "42 s" / "3 h 02 min" (unit symbols, written alike in English and Spanish). */

@@ -3,7 +3,7 @@
  * each service is reachable, the profiles, what is known of each key, the app's updates), saving a file, and the
  * context through which screens read them. No screens here: every feature may use the shell.
  */
-export { ClockStore, formatDuration, formatReset, formatTime } from './clock.svelte';
+export { ClockStore, formatDuration, formatReset } from './clock.svelte';
 export { ConnectivityStore, REACHABILITY_TEXT, type Reachability, reachabilityText } from './connectivity.svelte';
 export { getAppContext, setAppContext, type AppContext } from './context';
 export { FileExportStore } from './file-export.svelte';

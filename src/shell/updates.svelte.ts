@@ -3,10 +3,9 @@
  * start, then from its `update` events. `notice` is the one line staff see when an update is
  * ready; `describe` is the state in words (Diagnostics).
  */
-import { t } from '../i18n';
+import { clockTime, t } from '../i18n';
 import type { AdoptionApi } from '../shared/client';
 import type { UpdateStatus } from '../shared/updates';
-import { formatTime } from './clock.svelte';
 
 /** The line staff see when an update is ready, or null. */
 export function updateNotice(status: UpdateStatus | null): string | null {
@@ -26,11 +25,11 @@ export function describeUpdate(status: UpdateStatus | null): string {
       if (status.lastCheck === null) {
         return status.nextCheck === null
           ? t('shell.updateNotLooked')
-          : t('shell.updateNotLookedNext', { next: formatTime(status.nextCheck) });
+          : t('shell.updateNotLookedNext', { next: clockTime(status.nextCheck) });
       }
       return status.nextCheck === null
-        ? t('shell.updateUpToDate', { last: formatTime(status.lastCheck) })
-        : t('shell.updateUpToDateNext', { last: formatTime(status.lastCheck), next: formatTime(status.nextCheck) });
+        ? t('shell.updateUpToDate', { last: clockTime(status.lastCheck) })
+        : t('shell.updateUpToDateNext', { last: clockTime(status.lastCheck), next: clockTime(status.nextCheck) });
     case 'checking':
       return t('shell.updateChecking');
     case 'downloading':
@@ -42,7 +41,7 @@ export function describeUpdate(status: UpdateStatus | null): string {
     case 'failed':
       return status.nextCheck === null
         ? t('shell.updateFailed', { reason: status.message })
-        : t('shell.updateFailedNext', { reason: status.message, next: formatTime(status.nextCheck) });
+        : t('shell.updateFailedNext', { reason: status.message, next: clockTime(status.nextCheck) });
   }
 }
 

@@ -16,7 +16,6 @@ export {
   type CategoryRow,
   type ProfileDb,
 } from './db';
-export { aroundMark, clockTime, MARK } from './display';
 export { describeMatches, DuplicateIndex, duplicateQuestion, type DuplicateMatch } from './duplicates';
 export type { EntryLookup, OutboxEntry } from './outbox-records';
 export { BrowserStorageError, Outbox } from './outbox';

@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { clockTime } from '../../../src/i18n';
 import { languageChanged } from '../../../src/i18n/messages';
 import { type Language, useLanguage } from '../../../src/shared/i18n';
 import {
   describeUpdate,
   FileExportStore,
   formatReset,
-  formatTime,
   kindBadge,
   kindLabel,
   KeysStore,
@@ -29,10 +29,10 @@ const at = (hours: number, minutes: number) => new Date(2026, 10, 24, hours, min
 
 describe("The shell's words in Spanish", () => {
   it('times of day stay HH:MM in both languages', async () => {
-    expect(formatTime(at(9, 7))).toBe('09:07');
-    expect(formatTime(at(0, 5))).toBe('00:05');
+    expect(clockTime(at(9, 7))).toBe('09:07');
+    expect(clockTime(at(0, 5))).toBe('00:05');
     await speak('es');
-    expect(formatTime(at(14, 5))).toBe('14:05');
+    expect(clockTime(at(14, 5))).toBe('14:05');
     expect(formatReset(150_000)).toBe('unos 3 min');
     expect(formatReset(42_000)).toBe('42 s');
   });

@@ -1,11 +1,11 @@
 /**
- * Two things the list, sync and storage screens share when they show a message: a time of day
- * as "14:05" in the language shown (Intl, 24-hour: the words around it are translated, the
- * digits are the same in English and Spanish), and a message with markup inside it (a link, a
- * name in <strong><bdi>) kept as one whole sentence: the message is made with `MARK` as that
- * argument, and `aroundMark` gives the text before it and after it.
+ * Two things every screen shares when it shows a message: a time of day as "14:05" in the language
+ * shown (Intl, 24-hour: the words around it are translated, the digits are the same in English and
+ * Spanish), and a message with markup inside it (a link, a name in <strong><bdi>) kept as one whole
+ * sentence: the message is made with `MARK` as that argument, and `aroundMark` gives the text before
+ * it and after it.
  */
-import { formatTime } from '../i18n';
+import { formatTime } from './messages';
 
 const HOUR_MINUTE: Intl.DateTimeFormatOptions = { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' };
 
