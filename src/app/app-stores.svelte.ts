@@ -55,6 +55,7 @@ export class AppStores implements AppContext {
   #offConnectivity: (() => void) | null = null;
   #offKeys: (() => void) | null = null;
   #offProfiles: (() => void) | null = null;
+  #offLanguage: (() => void) | null = null;
   #started: Promise<void> | null = null;
 
   readonly #win: Window;
@@ -103,6 +104,8 @@ export class AppStores implements AppContext {
   }
 
   async #start(): Promise<void> {
+    // The core's words the window keeps are read again in a newly shown language.
+    this.#offLanguage ??= this.language.onChange(() => void this.updates.refresh());
     void this.language.start();
     this.clock.start();
     // The browser is asked to keep the site's data (Diagnostics says whether it does).
@@ -217,6 +220,8 @@ export class AppStores implements AppContext {
     this.#offKeys = null;
     this.#offProfiles?.();
     this.#offProfiles = null;
+    this.#offLanguage?.();
+    this.#offLanguage = null;
     this.clock.stop();
     this.navigation.destroy();
     this.profiles.destroy();

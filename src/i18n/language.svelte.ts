@@ -30,6 +30,7 @@ export class LanguageStore {
   /** Why a choice could not be applied (its catalogue did not load), if it could not. */
   error = $state<string | null>(null);
   #started: Promise<void> | null = null;
+  readonly #listeners = new Set<(language: Language) => void>();
 
   constructor(
     private readonly api: Pick<AdoptionApi, 'systemLanguages' | 'useLanguage'>,
@@ -44,6 +45,15 @@ export class LanguageStore {
       value,
       label: LANGUAGE_NAMES[value],
     }));
+  }
+
+  /**
+   * Calls `listener` each time another language is shown (after the core was told): what the window
+   * keeps of the core's words (the updates' status, say) is read again in it.
+   */
+  onChange(listener: (language: Language) => void): () => void {
+    this.#listeners.add(listener);
+    return () => void this.#listeners.delete(listener);
   }
 
   /** Reads the remembered choice and the system's languages, and shows the language they give (once). */
@@ -88,9 +98,11 @@ export class LanguageStore {
       this.error = error instanceof Error ? error.message : String(error);
       return;
     }
+    const before = this.language;
     this.language = currentLanguage();
     if (this.documentElement) this.documentElement.lang = this.language;
     languageChanged();
     await this.api.useLanguage({ language: this.language });
+    if (this.language !== before) for (const listener of [...this.#listeners]) listener(this.language);
   }
 }

@@ -61,6 +61,12 @@ export class UpdatesStore {
     if (read.ok && this.status === null) this.status = read.data;
   }
 
+  /** Reads the status again (the core words its reasons in the language it speaks now). */
+  async refresh(): Promise<void> {
+    const read = await this.api.updateStatus({});
+    if (read.ok) this.status = read.data;
+  }
+
   destroy(): void {
     this.#unsubscribe?.();
     this.#unsubscribe = null;

@@ -130,6 +130,11 @@ test.describe('Spanish chosen by staff', () => {
     );
     await expect(keyCard.getByTestId('key-state')).toHaveText('Clave guardada');
 
+    // What the core worded before the choice (the updates' status, read at start) is read again in Spanish.
+    await page.getByRole('link', { name: 'Diagnóstico', exact: true }).click();
+    await expect(page.getByRole('main')).toContainText(message('es', 'coreUpdates.notInstalledApp'));
+    await expect(page.getByRole('main')).not.toContainText(message('en', 'coreUpdates.notInstalledApp'));
+
     // The Animals list: its status line, the status filter, search and sort.
     await page.getByRole('link', { name: 'Animales', exact: true }).click();
     await expect(page.getByRole('heading', { level: 2, name: 'Animales' })).toBeVisible();

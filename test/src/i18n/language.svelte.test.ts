@@ -91,3 +91,19 @@ describe('the language shown', () => {
     expect(seen).toEqual(['Animals', 'Animales']);
   });
 });
+
+describe('the core’s words the window keeps', () => {
+  afterEach(() => useLanguage('en'));
+
+  it('are read again when another language is shown (the updates’ status)', async () => {
+    const { language } = store({ system: ['en'] });
+    const shown: string[] = [];
+    language.onChange((lang) => shown.push(lang));
+    await language.start();
+    await language.choose('en');
+    await language.choose('es');
+    await language.choose('es');
+    await language.choose('system');
+    expect(shown).toEqual(['es', 'en']);
+  });
+});
