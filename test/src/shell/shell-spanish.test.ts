@@ -116,9 +116,9 @@ describe("The shell's words in Spanish", () => {
     Object.defineProperty(exportApi, 'desktop', { value: { saveFile, printPage: vi.fn() } });
     const files = new FileExportStore(exportApi);
     expect(await files.save('categories.json', '{}', () => '2 nombres de categoría')).toBe(true);
-    expect(files.message).toBe('2 nombres de categoría: guardado como gatos.json.');
+    expect(files.message).toBe('Exportación de 2 nombres de categoría guardada como gatos.json.');
     files.addNote(() => 'Nota.');
-    expect(files.message).toBe('2 nombres de categoría: guardado como gatos.json. Nota.');
+    expect(files.message).toBe('Exportación de 2 nombres de categoría guardada como gatos.json. Nota.');
     await speak('en');
     expect(files.message).toBe('2 nombres de categoría saved as gatos.json. Nota.');
   });

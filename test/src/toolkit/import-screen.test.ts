@@ -48,7 +48,7 @@ describe('the Import screen', () => {
       'estado',
     ]);
     expect(intro.textContent?.replace(/\s+/g, ' ').trim()).toBe(
-      'Un archivo CSV (UTF-8, con comas o puntos y coma) cuya primera fila nombre las columnas nombre, categoría (un ID o un nombre de categoría conocido en este perfil) y, si quieres, estado (disponible, pendiente o vendido). Primero se revisan todas las filas; no se añade nada hasta que confirmes.',
+      'Un archivo CSV (UTF-8, con comas o puntos y coma) cuya primera fila tenga los encabezados nombre, categoría (un ID o un nombre de categoría conocido en este perfil) y, si quieres, estado (disponible, pendiente o vendido). Primero se revisan todas las filas; no se añade nada hasta que confirmes.',
     );
     await choose('Name;Category;Status\nRex;1;disponible\nMia;gatos;adoptado\n', 'perros.csv');
     expect(screen.getByTestId('import-summary').textContent?.replace(/\s+/g, ' ').trim()).toBe(

@@ -59,7 +59,7 @@ describe('ListTools', () => {
     await fireEvent.click(screen.getByRole('button', { name: 'Exportar CSV' }));
     await vi.waitFor(() =>
       expect(screen.getByTestId('export-result').textContent?.trim()).toBe(
-        '2 animales: guardado como animales.csv. Los 3 en espera de enviarse no están incluidos: todavía no tienen ID.',
+        'Exportación de 2 animales guardada como animales.csv. Los 3 en espera de enviarse no están incluidos: todavía no tienen ID.',
       ),
     );
     const text = saveFile.mock.calls[0]?.[0].text ?? '';

@@ -1145,6 +1145,7 @@ const messages: Messages = {
     '⟦Çåţéĝöŕý “~~~~' +
     d.category +
     '” îš ñöţ å ķñöŵñ çåţéĝöŕý ñåɱé: ûšé îţš ÎĐ, öŕ åđđ ţĥé ñåɱé îñ Ķéýš åñđ þŕöƒîļéš.~~~~~~~~~~~~~~~~~~~~~~~~⟧',
+  'toolkit.importChoose': () => '⟦Çĥööšé å ƒîļé…~~~~~⟧',
   'toolkit.importChooseAnother': () => '⟦Çĥööšé åñöţĥéŕ ƒîļé~~~~~~~⟧',
   'toolkit.importColumnMissing': (d) =>
     '⟦Ţĥé ƒîļé ĥåš ñö~~~~~ ' + d.missing + ' çöļûɱñ (îţš ƒîŕšţ ŕöŵ ñåɱéš~~~~~~~~~ ' + d.found + '). ' + d.how + '⟧',
@@ -1195,6 +1196,7 @@ const messages: Messages = {
   'toolkit.importNameMissing': () => '⟦Ñåɱé îš ɱîššîñĝ.~~~~~~⟧',
   'toolkit.importNameTooLong': (d) =>
     '⟦Ñåɱé: ñåɱé ɱûšţ ƀé åţ ɱöšţ~~~~~~~~ ' + number('en', d.max, 0) + ' çĥåŕåçţéŕš.~~~~⟧',
+  'toolkit.importNoFile': () => '⟦Ñö ƒîļé çĥöšéñ~~~~~⟧',
   'toolkit.importNoHeader': (d) => '⟦Ţĥé ƒîļé ĥåš ñö ĥéåđéŕ ŕöŵ.~~~~~~~~~ ' + d.how + '⟧',
   'toolkit.importNoRows': () => '⟦Ţĥé ƒîļé ĥåš å ĥéåđéŕ ŕöŵ ƀûţ ñö åñîɱåļš ƀéļöŵ îţ.~~~~~~~~~~~~~~~~⟧',
   'toolkit.importNothingAdded': (d) => '⟦Ñöţĥîñĝ ŵåš åđđéđ:~~~~~~ ' + d.reason + '⟧',

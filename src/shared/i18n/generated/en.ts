@@ -960,6 +960,7 @@ addEnglish({
   'toolkit.importCategoryMissing': () => 'Category is missing.',
   'toolkit.importCategoryUnknown': (d) =>
     'Category “' + d.category + '” is not a known category name: use its ID, or add the name in Keys and profiles.',
+  'toolkit.importChoose': () => 'Choose a file…',
   'toolkit.importChooseAnother': () => 'Choose another file',
   'toolkit.importColumnMissing': (d) =>
     'The file has no ' + d.missing + ' column (its first row names ' + d.found + '). ' + d.how,
@@ -1007,6 +1008,7 @@ addEnglish({
   'toolkit.importNameInvalid': (d) => 'Name: ' + d.reason + '.',
   'toolkit.importNameMissing': () => 'Name is missing.',
   'toolkit.importNameTooLong': (d) => 'Name: name must be at most ' + number('en', d.max, 0) + ' characters.',
+  'toolkit.importNoFile': () => 'No file chosen',
   'toolkit.importNoHeader': (d) => 'The file has no header row. ' + d.how,
   'toolkit.importNoRows': () => 'The file has a header row but no animals below it.',
   'toolkit.importNothingAdded': (d) => 'Nothing was added: ' + d.reason,

@@ -698,7 +698,7 @@ const messages: Messages = {
   'profiles.keyAccepted': () => 'El servicio aceptó la clave.',
   'profiles.keyHint': () => 'La clave se guarda en el llavero del sistema. Una vez guardada, no se vuelve a mostrar.',
   'profiles.keyPlaceholder': () => 'Pega la clave',
-  'profiles.keyPlaceholderReplace': () => 'Pega una clave nueva para sustituir la guardada',
+  'profiles.keyPlaceholderReplace': () => 'Pega una clave nueva',
   'profiles.keySaved': () => 'Clave guardada',
   'profiles.nameLabel': () => 'Nombre',
   'profiles.nameRequired': () => 'El nombre es obligatorio.',
@@ -763,9 +763,10 @@ const messages: Messages = {
   'profiles.testKey': () => 'Probar clave',
   'profiles.title': () => 'Claves y perfiles',
   'shell.exportCancelled': () => 'No se exportó: se canceló el guardado.',
-  'shell.exportDownloaded': (d) => d.what + ': exportado como ' + d.fileName + ' (en las descargas de tu navegador).',
+  'shell.exportDownloaded': (d) =>
+    'Exportación de ' + d.what + ': ' + d.fileName + ' (en las descargas de tu navegador).',
   'shell.exportFailed': (d) => 'No se exportó: ' + d.reason,
-  'shell.exportSaved': (d) => d.what + ': guardado como ' + d.fileName + '.',
+  'shell.exportSaved': (d) => 'Exportación de ' + d.what + ' guardada como ' + d.fileName + '.',
   'shell.keyInvalid': (d) => 'Clave no guardada: ' + d.reason + '.',
   'shell.keyInvalidUnknown': () => 'Clave no guardada: no es una clave válida.',
   'shell.keyNotRemoved': (d) => 'Clave no quitada: ' + d.reason,
@@ -783,7 +784,11 @@ const messages: Messages = {
   'shell.reachOffline': () => 'Sin conexión',
   'shell.reachOnline': () => 'Conectado',
   'shell.reachUnknown': () => 'Sin comprobar todavía',
-  'shell.resetAbout': (d) => 'unos ' + number('es', d.minutes, 0) + ' min',
+  'shell.resetAbout': (d) =>
+    plural(d.minutes, 0, es, {
+      one: 'alrededor de ' + number('es', d.minutes, 0) + ' min',
+      other: 'unos ' + number('es', d.minutes, 0) + ' min',
+    }),
   'shell.updateChecking': () => 'Buscando una actualización…',
   'shell.updateDownloading': (d) => 'Descargando la versión ' + d.version + '…',
   'shell.updateDownloadingPercent': (d) =>
@@ -1031,6 +1036,7 @@ const messages: Messages = {
     'La categoría “' +
     d.category +
     '” no es un nombre de categoría conocido: usa su ID o añade el nombre en Claves y perfiles.',
+  'toolkit.importChoose': () => 'Elegir un archivo…',
   'toolkit.importChooseAnother': () => 'Elegir otro archivo',
   'toolkit.importColumnMissing': (d) =>
     'El archivo no tiene columna ' + d.missing + ' (su primera fila nombra ' + d.found + '). ' + d.how,
@@ -1051,7 +1057,7 @@ const messages: Messages = {
     d.status +
     '.',
   'toolkit.importIntro': (d) =>
-    'Un archivo CSV (UTF-8, con comas o puntos y coma) cuya primera fila nombre las columnas ' +
+    'Un archivo CSV (UTF-8, con comas o puntos y coma) cuya primera fila tenga los encabezados ' +
     d.name +
     ', ' +
     d.category +
@@ -1079,6 +1085,7 @@ const messages: Messages = {
   'toolkit.importNameMissing': () => 'Falta el nombre.',
   'toolkit.importNameTooLong': (d) =>
     'Nombre: el nombre debe tener como máximo ' + number('es', d.max, 0) + ' caracteres.',
+  'toolkit.importNoFile': () => 'Ningún archivo elegido',
   'toolkit.importNoHeader': (d) => 'El archivo no tiene fila de encabezado. ' + d.how,
   'toolkit.importNoRows': () => 'El archivo tiene fila de encabezado, pero ningún animal debajo.',
   'toolkit.importNothingAdded': (d) => 'No se añadió nada: ' + d.reason,

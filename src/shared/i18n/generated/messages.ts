@@ -622,6 +622,7 @@ export interface Messages {
   'toolkit.importCategoryIdTooLarge': (d: { id: string | number }) => string;
   'toolkit.importCategoryMissing': () => string;
   'toolkit.importCategoryUnknown': (d: { category: string | number }) => string;
+  'toolkit.importChoose': () => string;
   'toolkit.importChooseAnother': () => string;
   'toolkit.importColumnMissing': (d: {
     found: string | number;
@@ -650,6 +651,7 @@ export interface Messages {
   'toolkit.importNameInvalid': (d: { reason: string | number }) => string;
   'toolkit.importNameMissing': () => string;
   'toolkit.importNameTooLong': (d: { max: number }) => string;
+  'toolkit.importNoFile': () => string;
   'toolkit.importNoHeader': (d: { how: string | number }) => string;
   'toolkit.importNoRows': () => string;
   'toolkit.importNothingAdded': (d: { reason: string | number }) => string;
