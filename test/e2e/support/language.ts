@@ -47,7 +47,9 @@ export interface AuditProblem {
  * Latin letters in a row) unless it is data, inside an element marked `translate="no"`. Checked:
  * every visible text node, and the accessible names and hints staff or their screen readers
  * meet (aria-label, title, placeholder, alt). Cut: an element whose own overflow hides part of a
- * message (scrolling areas excepted), and a page wider than the window.
+ * message (scrolling areas excepted, and text hidden from the eye on purpose for screen readers,
+ * the 1-pixel clipped box of `.visually-hidden`, which they read whole), and a page wider than the
+ * window.
  */
 export async function auditScreen(page: Page): Promise<AuditProblem[]> {
   return page.evaluate(() => {
@@ -100,12 +102,20 @@ export async function auditScreen(page: Page): Promise<AuditProblem[]> {
 
     const clips = (style: CSSStyleDeclaration) =>
       ['hidden', 'clip'].includes(style.overflowX) || ['hidden', 'clip'].includes(style.overflowY);
+    // Text for screen readers only: inside a clipping box of at most 1×1 px.
+    const forScreenReaders = (el: Element): boolean => {
+      for (let node: Element | null = el; node && node !== document.body; node = node.parentElement) {
+        const box = node.getBoundingClientRect();
+        if (clips(getComputedStyle(node)) && box.width <= 1 && box.height <= 1) return true;
+      }
+      return false;
+    };
     for (const el of document.body.querySelectorAll('*')) {
       if (!visible(el) || isData(el)) continue;
       const own = [...el.childNodes].some(
         (child) => child.nodeType === Node.TEXT_NODE && /⟦/.test(child.textContent ?? ''),
       );
-      if (!own) continue;
+      if (!own || forScreenReaders(el)) continue;
       // The element itself, then its nearest ancestor that clips what overflows it.
       const style = getComputedStyle(el);
       if (clips(style) || style.textOverflow === 'ellipsis') {

@@ -596,6 +596,7 @@ const messages: Messages = {
   'language.label': () => '⟦Ļåñĝûåĝé öƒ ţĥé åþþ~~~~~~~⟧',
   'language.system': (d) => '⟦Šýšţéɱ ļåñĝûåĝé (~~~~~~' + d.language + ')⟧',
   'list.addAnimal': () => '⟦Åđđ åñîɱåļ~~~~⟧',
+  'list.addShortcut': () => '⟦(Çţŕļ+Ñ)~~⟧',
   'list.alreadyWaiting': () =>
     '⟦Åļŕéåđý ŵåîţîñĝ ƒöŕ ţĥé šéŕṽîçé: ţĥé ļîšţ ûþđåţéš åš šööñ åš îţ åñšŵéŕš.~~~~~~~~~~~~~~~~~~~~~~~~⟧',
   'list.chipCheckNeeded': () => '⟦çĥéçķ ñééđéđ~~~~~⟧',

@@ -520,6 +520,7 @@ addEnglish({
   'language.label': () => 'Language of the app',
   'language.system': (d) => 'System language (' + d.language + ')',
   'list.addAnimal': () => 'Add animal',
+  'list.addShortcut': () => '(Ctrl+N)',
   'list.alreadyWaiting': () => 'Already waiting for the service: the list updates as soon as it answers.',
   'list.chipCheckNeeded': () => 'check needed',
   'list.chipNeedsAttention': () => 'needs attention',

@@ -558,6 +558,7 @@ const messages: Messages = {
   'language.label': () => 'Idioma de la aplicación',
   'language.system': (d) => 'Idioma del sistema (' + d.language + ')',
   'list.addAnimal': () => 'Añadir animal',
+  'list.addShortcut': () => '(Ctrl+N)',
   'list.alreadyWaiting': () => 'Ya se está esperando al servicio: la lista se actualiza en cuanto responda.',
   'list.chipCheckNeeded': () => 'revisión necesaria',
   'list.chipNeedsAttention': () => 'requiere atención',

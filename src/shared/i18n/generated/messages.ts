@@ -334,6 +334,7 @@ export interface Messages {
   'language.label': () => string;
   'language.system': (d: { language: string | number }) => string;
   'list.addAnimal': () => string;
+  'list.addShortcut': () => string;
   'list.alreadyWaiting': () => string;
   'list.chipCheckNeeded': () => string;
   'list.chipNeedsAttention': () => string;
