@@ -1,5 +1,6 @@
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig } from 'electron-vite';
+import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Plugin } from 'vite';
 import { englishMessageModule, readCatalogue } from './scripts/i18n/compile-messages';
@@ -40,12 +41,34 @@ const ENGLISH_MESSAGE = 'virtual:english-message:';
  * screen loaded on first use brings its own words and the start-up only those it shows. The module
  * of all of English (generated/en.ts: the core, the tests and the tools load it) is the registry alone
  * here. A key the scan cannot see shows as the key, said on the console (src/shared/i18n/translate.ts).
+ * With `shortKeys` (the window) each key is written as a short id in every module, the catalogues'
+ * too (`'list.offlineMatching'` → `'_3f'`): a key is named where it is used and in its catalogue, and
+ * the names weighed 3 KiB of the start-up, gzipped. The keys of an area named by a key made at run
+ * time (`` `status.${status}` ``) stay whole.
  */
-function englishMessages(): Plugin {
+function englishMessages({ shortKeys }: { shortKeys: boolean }): Plugin {
   const messages = readCatalogue('en', resolve(root, 'src/shared/i18n/catalogues'));
   const allEnglish = resolve(GENERATED, 'en.ts');
   const registry = resolve(root, 'src/shared/i18n/english.ts');
   const areas = new Set([...messages.keys()].map((key) => key.slice(0, key.indexOf('.'))));
+  const dynamicAreas = new Set<string>();
+  for (const entry of readdirSync(resolve(root, 'src'), { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !/\.(ts|svelte)$/.test(entry.name)) continue;
+    const text = readFileSync(resolve(entry.parentPath, entry.name), 'utf8');
+    for (const [, area] of text.matchAll(/`([a-z][A-Za-z]*)\.\$\{/g))
+      if (area && areas.has(area)) dynamicAreas.add(area);
+  }
+  const shortId = new Map(
+    [...messages.keys()]
+      .filter((key) => shortKeys && !dynamicAreas.has(key.slice(0, key.indexOf('.'))))
+      .map((key, index) => [key, `_${index.toString(36)}`]),
+  );
+  const KEY_LITERAL = /(['"`])([a-z][A-Za-z]*\.[a-z][A-Za-z0-9]*)\1/g;
+  const shorten = (code: string) =>
+    code.replace(KEY_LITERAL, (literal, quote: string, key: string) => {
+      const id = shortId.get(key);
+      return id ? `${quote}${id}${quote}` : literal;
+    });
   return {
     name: 'adoption-desk:english-messages',
     enforce: 'post',
@@ -56,12 +79,13 @@ function englishMessages(): Plugin {
       if (id === allEnglish) return `export { english as default } from ${JSON.stringify(registry)};\n`;
       if (!id.startsWith(`\0${ENGLISH_MESSAGE}`)) return null;
       const key = id.slice(ENGLISH_MESSAGE.length + 1);
-      return englishMessageModule(key, messages.get(key) ?? '', registry);
+      return shorten(englishMessageModule(key, messages.get(key) ?? '', registry));
     },
     transform(code, id) {
       const file = id.split('?')[0] ?? id;
-      if (!file.startsWith(resolve(root, 'src')) || file.startsWith(GENERATED) || /[?&]type=style/.test(id))
-        return null;
+      if (!file.startsWith(resolve(root, 'src')) || /[?&]type=style/.test(id)) return null;
+      // The other languages' modules (Spanish, the pseudo-locale) name their keys the same short way.
+      if (file.startsWith(GENERATED)) return shortKeys ? { code: shorten(code), map: null } : null;
       const used = new Set<string>();
       for (const [, key] of code.matchAll(/['"`]([a-z][A-Za-z]*\.[a-z][A-Za-z0-9]*)['"`]/g)) {
         if (key && messages.has(key)) used.add(key);
@@ -72,7 +96,7 @@ function englishMessages(): Plugin {
       }
       if (used.size === 0) return null;
       const imports = [...used].sort().map((key) => `import ${JSON.stringify(ENGLISH_MESSAGE + key)};`);
-      return { code: `${imports.join('\n')}\n${code}`, map: null };
+      return { code: `${imports.join('\n')}\n${shorten(code)}`, map: null };
     },
   };
 }
@@ -123,7 +147,7 @@ export default defineConfig({
   },
   preload: {
     // The preload parses with the contract: it takes the English messages of its checks, not all of them.
-    plugins: [englishMessages()],
+    plugins: [englishMessages({ shortKeys: false })],
     build: {
       outDir: 'out/preload',
       // A sandboxed preload must be one self-contained CommonJS file.
@@ -136,7 +160,11 @@ export default defineConfig({
   },
   renderer: {
     root: resolve(root, 'src'),
-    plugins: [svelte({ configFile: resolve(root, 'svelte.config.js') }), englishMessages(), preloadEntrySteps()],
+    plugins: [
+      svelte({ configFile: resolve(root, 'svelte.config.js') }),
+      englishMessages({ shortKeys: true }),
+      preloadEntrySteps(),
+    ],
     resolve: {
       // Dexie's package entry for `import` is a wrapper around its ES5 UMD build (so that a
       // require() elsewhere shares the one instance); the window imports Dexie alone, and its
