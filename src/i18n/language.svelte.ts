@@ -14,6 +14,7 @@ import {
   LanguageChoice,
   LANGUAGE_NAMES,
   matchLanguage,
+  type StaffLanguage,
   useLanguage,
 } from '../shared/i18n';
 import { languageChanged } from './messages';
@@ -24,7 +25,7 @@ export class LanguageStore {
   /** Staff's choice: a language, or the system's. */
   choice = $state<LanguageChoice>('system');
   /** The language the system prefers, of those the app has. */
-  system = $state<Language>('en');
+  system = $state<StaffLanguage>('en');
   /** The language shown (its catalogue loaded). */
   language = $state<Language>(currentLanguage());
   /** Why a choice could not be applied (its catalogue did not load), if it could not. */

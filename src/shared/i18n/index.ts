@@ -12,6 +12,7 @@ export {
   LANGUAGES,
   matchLanguage,
   PSEUDO_LANGUAGE,
+  type StaffLanguage,
 } from './languages';
 export {
   currentLanguage,

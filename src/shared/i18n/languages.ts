@@ -6,7 +6,9 @@ import { z } from '../zod';
 
 /** The languages staff can choose, with their own names (a language is named in itself in a picker). */
 export const LANGUAGES = ['en', 'es'] as const;
-export const LANGUAGE_NAMES: Readonly<Record<(typeof LANGUAGES)[number], string>> = {
+/** A language staff can choose (the pseudo-locale is not one). */
+export type StaffLanguage = (typeof LANGUAGES)[number];
+export const LANGUAGE_NAMES: Readonly<Record<StaffLanguage, string>> = {
   en: 'English',
   es: 'Español',
 };
@@ -29,7 +31,7 @@ export const intlLocale = (language: Language): string => (language === PSEUDO_L
  * The first of `preferred` (BCP 47 tags, most preferred first) whose language the app has, by
  * its primary subtag ("es-MX" → es); English when none is.
  */
-export function matchLanguage(preferred: readonly string[]): Language {
+export function matchLanguage(preferred: readonly string[]): StaffLanguage {
   for (const tag of preferred) {
     const primary = tag.trim().toLowerCase().split(/[-_]/)[0];
     const found = LANGUAGES.find((language) => language === primary);
