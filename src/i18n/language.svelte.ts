@@ -31,6 +31,8 @@ export class LanguageStore {
   /** Why a choice could not be applied (its catalogue did not load), if it could not. */
   error = $state<string | null>(null);
   #started: Promise<void> | null = null;
+  // Listeners, not state anything renders.
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity
   readonly #listeners = new Set<(language: Language) => void>();
 
   constructor(
