@@ -9,8 +9,12 @@ const root = import.meta.dirname;
 
 /** A module of one of the renderer's feature folders (src/<feature>/…), docs/architecture.md "Folders". */
 const CONTRACT_MODULE = /[\\/]src[\\/]shared[\\/]|[\\/]node_modules[\\/](zod|@messageformat[\\/]runtime)[\\/]/;
-/** The catalogues of the languages other than English: a chunk each, loaded when chosen (src/shared/i18n). */
-const LAZY_CATALOGUE = /[\\/]src[\\/]shared[\\/]i18n[\\/]generated[\\/](?!en\.ts$|messages\.ts$)[^\\/]+\.ts$/;
+/**
+ * The catalogues of the languages other than English, and zod's own messages in them: a chunk each,
+ * loaded when chosen (src/shared/i18n, src/shared/zod.ts).
+ */
+const LAZY_CATALOGUE =
+  /[\\/]src[\\/]shared[\\/]i18n[\\/]generated[\\/](?!en\.ts$|messages\.ts$)[^\\/]+\.ts$|[\\/]zod[\\/]v4[\\/]locales[\\/](?!en\.js$)/;
 /** A message of English: it goes with the chunk of the code that shows it (englishMessages). */
 const ENGLISH_AREA = /virtual:english-message:/;
 /**
@@ -102,6 +106,33 @@ function englishMessages({ shortKeys }: { shortKeys: boolean }): Plugin {
 }
 
 /**
+ * zod/mini's namespace carries every locale of zod (`z.locales`, through the locales' index), which the
+ * window never reads: the bundler drops them, but for one imported on its own elsewhere, which then
+ * stays where the index is, in the start-up, instead of a chunk of its own (zod's Spanish, loaded when
+ * Spanish is chosen: src/shared/zod.ts). Here the namespace's index of locales is an empty module.
+ */
+function withoutZodLocaleIndex(): Plugin {
+  const EMPTY = '\0adoption-desk:no-zod-locales';
+  return {
+    name: 'adoption-desk:without-zod-locale-index',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      if (
+        source === '../locales/index.js' &&
+        importer &&
+        /[\\/]zod[\\/]v4[\\/](mini[\\/]external|core[\\/]index)\.js$/.test(importer)
+      ) {
+        return EMPTY;
+      }
+      return null;
+    },
+    load(id) {
+      return id === EMPTY ? 'export {};\n' : null;
+    },
+  };
+}
+
+/**
  * The renderer's entry imports its next steps with `import()` so that each is evaluated in a
  * task of its own (src/main.ts); this lets the page fetch those chunks (not evaluate them)
  * together with the entry, as `<link rel="modulepreload">`, instead of one after another.
@@ -163,6 +194,7 @@ export default defineConfig({
     plugins: [
       svelte({ configFile: resolve(root, 'svelte.config.js') }),
       englishMessages({ shortKeys: true }),
+      withoutZodLocaleIndex(),
       preloadEntrySteps(),
     ],
     resolve: {

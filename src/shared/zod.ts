@@ -19,7 +19,8 @@
  * catalogues (`{ error: () => t(…) }`, said when a value is parsed).
  */
 import * as z from 'zod/mini';
-import { en } from 'zod/locales';
+// zod's English locale on its own: the index of zod's locales imports every one of them.
+import en from 'zod/v4/locales/en.js';
 
 type LocaleError = z.core.$ZodErrorMap;
 
