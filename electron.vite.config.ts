@@ -172,7 +172,7 @@ export default defineConfig({
       // (keytar, the policy watcher: loaded from app.asar.unpacked) stay modules in the package
       // (electron-builder.yml `files`). electron-updater goes into a chunk of its own, loaded by
       // the packaged app alone (electron/main/updates.ts).
-      externalizeDeps: { exclude: ['zod', 'lossless-json', 'undici', 'electron-updater'] },
+      externalizeDeps: { exclude: ['zod', 'lossless-json', 'undici', 'electron-updater', '@messageformat/runtime'] },
       rollupOptions: { input: { index: resolve(root, 'electron/main/index.ts') } },
     },
   },

@@ -49,6 +49,8 @@ export const HOST_ONLY_SPECS: Readonly<Record<string, string>> = {
   'screens.spec.ts': 'grants clipboard permissions to a browser context',
   'update-waits.spec.ts':
     "gives the in-process core an updater that records what it is told (Electron: the packaged app's feed)",
+  'pseudo-locale.spec.ts':
+    "reaches its states through the in-process core (a proxy, an updater, a failing service) and the browser's storage",
 };
 
 /** How to start the built app in Electron for one test. */
