@@ -112,10 +112,11 @@ export function createFuzzer(seed: number, jsonOnly = false) {
 
   const profileIds = ['local', 'production', 'staging', 'fuzz-1', 'A', '-x', 'x'.repeat(41), 'local\n'];
   const uuid = () => crypto.randomUUID();
-  // The random tail in base 36: a tail of nine digits once matched 8 digits of a keyStatus answer's
-  // `at` (a time in ms), and the router rightly withheld that answer (an 8-character piece of a key
-  // is hidden wherever it is, a number too: electron/core/keys/scrub.ts); about one run in fifty.
-  const newKey = () => `FUZZKEY-${seed}-${(keyCounter += 1)}-${int(1e9).toString(36)}`;
+  // Underscores between the parts, so that no 8-character piece of a key is all digits, hex and
+  // dashes: such a piece can match part of a time or a uuid in an answer, which the router then rightly
+  // withholds (an 8-character piece of a key is hidden wherever it is: electron/core/keys/scrub.ts). With
+  // dashes and a 9-digit tail, a keyStatus answer's time matched about one run in fifty.
+  const newKey = () => `FUZZKEY_${seed}_${(keyCounter += 1)}_${int(1e9).toString(36)}`;
 
   /** The field values a channel's input should have, valid and invalid-but-plausible ones. */
   const FIELDS: Record<string, () => unknown> = {
@@ -182,7 +183,7 @@ export function createFuzzer(seed: number, jsonOnly = false) {
       typeof value === 'string'
         ? value
         : (JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? '' : v)) ?? '');
-    return [...text.matchAll(/FUZZKEY-[\da-z-]+/g)].map((m) => m[0]);
+    return [...text.matchAll(/FUZZKEY_[\da-z_]+/g)].map((m) => m[0]);
   }
 
   function next(): FuzzCall {
