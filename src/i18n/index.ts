@@ -3,5 +3,5 @@
  * formatters every component and store uses, redrawn when it changes.
  */
 export { LANGUAGE_STORAGE_KEY, LanguageStore } from './language.svelte';
-export { formatDateTime, formatList, formatNumber, formatTime, statusLabel, t } from './messages';
+export { formatDateTime, formatList, formatNumber, formatTime, showLanguage, statusLabel, t } from './messages';
 export { aroundMark, clockTime, MARK } from './markup';

@@ -15,9 +15,8 @@ import {
   LANGUAGE_NAMES,
   matchLanguage,
   type StaffLanguage,
-  useLanguage,
 } from '../shared/i18n';
-import { languageChanged } from './messages';
+import { showLanguage } from './messages';
 
 export const LANGUAGE_STORAGE_KEY = 'adoption-desk.language';
 
@@ -94,7 +93,7 @@ export class LanguageStore {
 
   async #show(language: Language): Promise<void> {
     try {
-      await useLanguage(language);
+      await showLanguage(language);
       this.error = null;
     } catch (error) {
       // A chunk that did not load (the app was updated underneath): the window stays as it was.
@@ -104,7 +103,6 @@ export class LanguageStore {
     const before = this.language;
     this.language = currentLanguage();
     if (this.documentElement) this.documentElement.lang = this.language;
-    languageChanged();
     await this.api.useLanguage({ language: this.language });
     if (this.language !== before) for (const listener of [...this.#listeners]) listener(this.language);
   }

@@ -15,9 +15,15 @@ const read = createSubscriber((update) => {
   return () => redraws.delete(update);
 });
 
-/** LanguageStore calls it once a language's messages are current: whatever read them is drawn again. */
-export function languageChanged(): void {
+/** Whatever read the messages is drawn again (once another language's are current). */
+function languageChanged(): void {
   for (const redraw of [...redraws]) redraw();
+}
+
+/** Makes `language` the window's (its catalogue loaded) and draws again what read the one before. */
+export async function showLanguage(language: shared.Language): Promise<void> {
+  await shared.useLanguage(language);
+  languageChanged();
 }
 
 /** The message `key` in the language shown. */

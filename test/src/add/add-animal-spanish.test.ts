@@ -1,16 +1,12 @@
+import { showLanguage } from '../../../src/i18n';
 import { cleanup, fireEvent, render, screen } from '@testing-library/svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AddAnimalFormStore, addedMessage, validateNewAnimal } from '../../../src/add/add-animal-form.svelte';
 import AddAnimalForm from '../../../src/add/AddAnimalForm.svelte';
-import { languageChanged } from '../../../src/i18n/messages';
-import { type Language, useLanguage } from '../../../src/shared/i18n';
 import { newOutboxEntry, type OutboxEntry } from '../../../src/storage/outbox-records';
 
 /** Shows `language` as the window does (its catalogue current, then every `t` redrawn). */
-async function speak(language: Language) {
-  await useLanguage(language);
-  languageChanged();
-}
+const speak = showLanguage;
 
 afterEach(async () => {
   cleanup();

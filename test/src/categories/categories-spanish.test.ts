@@ -1,17 +1,13 @@
+import { showLanguage } from '../../../src/i18n';
 import { cleanup, fireEvent, render, screen } from '@testing-library/svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CategoriesStore } from '../../../src/categories/categories.svelte';
 import CategoryEditor from '../../../src/categories/CategoryEditor.svelte';
 import { CategoryError, CategoryTable } from '../../../src/categories/category-table';
-import { languageChanged } from '../../../src/i18n/messages';
-import { type Language, useLanguage } from '../../../src/shared/i18n';
 import { fakeAdoptionApi } from '../support/fake-adoption-api';
 import { FakeClock, freshDb } from '../support/test-helpers';
 
-async function speak(language: Language) {
-  await useLanguage(language);
-  languageChanged();
-}
+const speak = showLanguage;
 
 const cleanups: (() => void)[] = [];
 

@@ -1,17 +1,13 @@
+import { showLanguage } from '../../../src/i18n';
 import { cleanup, render, screen } from '@testing-library/svelte';
 import { afterEach, describe, expect, it } from 'vitest';
 import AnimalDetailScreen from '../../../src/detail/AnimalDetailScreen.svelte';
-import { languageChanged } from '../../../src/i18n/messages';
 import { CategoryLabels } from '../../../src/shared/categories';
-import { type Language, useLanguage } from '../../../src/shared/i18n';
 import { AnimalCache } from '../../../src/storage/animal-cache';
 import { deleteProfileDb, openProfileDb } from '../../../src/storage/db';
 import { err, fakeAdoptionApi, ok } from '../support/fake-adoption-api';
 
-async function speak(language: Language) {
-  await useLanguage(language);
-  languageChanged();
-}
+const speak = showLanguage;
 
 const profileIds: string[] = [];
 

@@ -1,22 +1,18 @@
+import { showLanguage } from '../../../src/i18n';
 import { cleanup, fireEvent, render, screen } from '@testing-library/svelte';
 import { afterEach, describe, expect, it } from 'vitest';
-import { languageChanged } from '../../../src/i18n/messages';
 import KeyField from '../../../src/profiles/KeyField.svelte';
 import ProfileBand from '../../../src/profiles/ProfileBand.svelte';
 import ProfileEditor from '../../../src/profiles/ProfileEditor.svelte';
 import ProxyLogin from '../../../src/profiles/ProxyLogin.svelte';
 import RemoveProfile from '../../../src/profiles/RemoveProfile.svelte';
-import { type Language, useLanguage } from '../../../src/shared/i18n';
 import type { Profile } from '../../../src/shared/profile';
 import { KeysStore } from '../../../src/shell/keys.svelte';
 import { ProfilesStore } from '../../../src/shell/profiles.svelte';
 import { ProxyLoginsStore } from '../../../src/shell/proxy-logins.svelte';
 import { fakeAdoptionApi, ok } from '../support/fake-adoption-api';
 
-async function speak(language: Language) {
-  await useLanguage(language);
-  languageChanged();
-}
+const speak = showLanguage;
 
 afterEach(async () => {
   cleanup();

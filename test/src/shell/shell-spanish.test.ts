@@ -1,7 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { clockTime } from '../../../src/i18n';
-import { languageChanged } from '../../../src/i18n/messages';
-import { type Language, useLanguage } from '../../../src/shared/i18n';
+import { clockTime, showLanguage } from '../../../src/i18n';
 import {
   describeUpdate,
   FileExportStore,
@@ -16,10 +14,7 @@ import {
 import { ProxyLoginsStore } from '../../../src/shell/proxy-logins.svelte';
 import { err, fakeAdoptionApi, ok } from '../support/fake-adoption-api';
 
-async function speak(language: Language) {
-  await useLanguage(language);
-  languageChanged();
-}
+const speak = showLanguage;
 
 afterEach(async () => {
   await speak('en');

@@ -2,7 +2,7 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/svelte';
 import { tick } from 'svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { languageChanged } from '../../../src/i18n/messages';
+import { showLanguage } from '../../../src/i18n';
 import { CategoryLabels } from '../../../src/shared/categories';
 import { useLanguage } from '../../../src/shared/i18n';
 import ImportScreen from '../../../src/toolkit/ImportScreen.svelte';
@@ -12,8 +12,7 @@ const cleanups: (() => void)[] = [];
 afterEach(async () => {
   cleanup();
   cleanups.splice(0).forEach((close) => close());
-  await useLanguage('en');
-  languageChanged();
+  await showLanguage('en');
 });
 
 function renderImport() {
@@ -80,8 +79,7 @@ describe('the Import screen', () => {
     expect(screen.getByTestId('import-summary').textContent?.replace(/\s+/g, ' ').trim()).toBe(
       'dogs.csv: 1 row · 1 can be added · 0 with problems · 0 may be duplicates.',
     );
-    await useLanguage('es');
-    languageChanged();
+    await showLanguage('es');
     await tick();
     expect(screen.getByRole('heading', { level: 2 }).textContent).toBe('Importar desde una hoja de cálculo');
     expect(screen.getByRole('button', { name: 'Añadir 1 animal a la cola' })).toBeTruthy();

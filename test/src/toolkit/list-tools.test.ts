@@ -2,7 +2,7 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/svelte';
 import type { Component } from 'svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { languageChanged } from '../../../src/i18n/messages';
+import { showLanguage } from '../../../src/i18n';
 import type { Animal } from '../../../src/shared/animal';
 import { CategoryLabels } from '../../../src/shared/categories';
 import { useLanguage } from '../../../src/shared/i18n';
@@ -13,8 +13,7 @@ import WithApp from './WithApp.svelte';
 
 afterEach(async () => {
   cleanup();
-  await useLanguage('en');
-  languageChanged();
+  await showLanguage('en');
 });
 
 const animals: Animal[] = [
