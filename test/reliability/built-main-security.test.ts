@@ -2,8 +2,8 @@
  * Security check over the BUILT main process (out/main/index.js, what ships), not the
  * sources: it runs in a child Node process with `electron` resolved to a stand-in
  * (support/electron/), which records what the main process asks for and exercises every guard.
- * Three runs: development (environment overrides honoured), packaged (overrides ignored,
- * production menu, no DevTools) and a start-up failure (dialog, exit 1).
+ * Four runs: development (environment overrides honoured), packaged (overrides ignored,
+ * production menu, no DevTools), a start-up failure (dialog, exit 1) and a throw in the entry itself.
  * Asserted: the page served from app://adoption-desk with the CSP header (its scripts too, and
  * nothing outside out/renderer), the scheme privileged before ready, context isolation,
  * sandbox, no Node integration, the CJS preload, navigation/redirect/webview/new-window denied
@@ -29,10 +29,11 @@ const OVERRIDES = {
   ELECTRON_RENDERER_URL: '',
 };
 type Report = Record<string, unknown>;
-const reports: Record<'development' | 'packaged' | 'failure', Report & { exitCode?: number }> = {
+const reports: Record<'development' | 'packaged' | 'failure' | 'entryFailure', Report & { exitCode?: number }> = {
   development: {},
   packaged: {},
   failure: {},
+  entryFailure: {},
 };
 
 function runBuiltMain(name: string, env: Record<string, string>): Promise<Report & { exitCode: number }> {
@@ -69,7 +70,7 @@ beforeAll(async () => {
   writeFileSync(join(resources, 'profiles.json'), readFileSync(join(ROOT, 'resources/profiles.json')));
   const packagedData = join(work, 'packaged-data');
   const started = Date.now();
-  [reports.development, reports.packaged, reports.failure] = await Promise.all([
+  [reports.development, reports.packaged, reports.failure, reports.entryFailure] = await Promise.all([
     runBuiltMain('development', { ...OVERRIDES, ELECTRON_RENDERER_URL: '' }),
     runBuiltMain('packaged', {
       ...OVERRIDES,
@@ -79,8 +80,9 @@ beforeAll(async () => {
       ADOPTION_STAND_IN_USER_DATA: packagedData,
     }),
     runBuiltMain('failure', { ...OVERRIDES, ADOPTION_STAND_IN_FAIL: 'window' }),
+    runBuiltMain('entry-failure', { ...OVERRIDES, ADOPTION_STAND_IN_FAIL: 'setPath' }),
   ]);
-  console.log(`built main process ran 3 times under the electron stand-in in ${Date.now() - started} ms`);
+  console.log(`built main process ran 4 times under the electron stand-in in ${Date.now() - started} ms`);
 }, 60_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -179,6 +181,16 @@ describe('built main process security', () => {
     expect(failure.windowCount).toBe(0);
     expect(failure.dialogs).toEqual([
       { title: 'Adoption Desk could not start', content: expect.stringMatching(/^The GPU process could not start\./) },
+    ]);
+  });
+
+  it('a throw in the entry’s top level: the same dialog and exit 1 (Electron would only report it and stay)', () => {
+    const failure = reports.entryFailure;
+    expect(failure.exitCode).toBe(1);
+    expect(failure.windowCount).toBe(0);
+    expect(failure.singleInstanceLock).not.toBe(true);
+    expect(failure.dialogs).toEqual([
+      { title: 'Adoption Desk could not start', content: expect.stringMatching(/^Failed to set path: /) },
     ]);
   });
 
