@@ -12,9 +12,14 @@
  */
 import { defineConfig } from '@playwright/test';
 import { APP_KIND_ENV, HOST_ONLY_SPECS } from './test/e2e/support/app-kind';
+import { platformSpecsLeftOut } from './test/e2e/support/platform-specs';
 
 // Read by test/e2e/fixtures.ts in every worker (workers load this config before the specs).
 process.env[APP_KIND_ENV] = 'electron';
+
+// What cannot run on this system is left out, said once (in the runner, not in every worker).
+const leftOut = platformSpecsLeftOut(process.platform);
+if (!process.env.TEST_WORKER_INDEX) for (const line of leftOut.lines) console.log(line);
 
 export default defineConfig({
   testDir: 'test/e2e',
@@ -31,11 +36,12 @@ export default defineConfig({
     {
       name: 'electron',
       testMatch: ['*.spec.ts', 'electron/*.spec.ts'],
-      testIgnore: [...Object.keys(HOST_ONLY_SPECS), '*.soak.spec.ts', 'packaged/**'],
+      testIgnore: [...Object.keys(HOST_ONLY_SPECS), '*.soak.spec.ts', 'packaged/**', ...leftOut.files],
     },
     {
       name: 'packaged',
       testMatch: ['packaged/*.spec.ts'],
+      testIgnore: leftOut.files,
     },
   ],
 });
