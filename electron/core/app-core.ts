@@ -23,7 +23,7 @@ import { type BuiltInSource, ProfileStore } from './profiles';
 import { RateLimitGovernor } from './rate-limit';
 import { ConnectivityTracker, createServiceClient, DiagnosticsLog, type ServiceClientOptions } from './service';
 import { SafetyCopy, type JournalFs } from './safety-copy';
-import { readUpdateSettings, UpdatePolicy, type UpdaterPort } from './updates';
+import { readUpdateSettings, trustedSettings, UpdatePolicy, type UpdaterPort, type UpdateTrust } from './updates';
 
 export interface AppCoreOptions {
   /** Node's `fetch`, in the app (electron/main/index.ts says why) and in the browser host. */
@@ -53,10 +53,11 @@ export interface AppCoreOptions {
   /** The rate the governors assume while a service tells none (tests of other matters raise it). */
   assumedRate?: number;
   /**
-   * The app's own updater (electron/main/updates.ts, in the installed app only), and whether the
-   * installer was built with an update address (`app-update.yml`). Without it updates are off.
+   * The app's own updater (electron/main/updates.ts, in the installed app only) and whom an update
+   * must come from (core/updates/update-trust.ts). Without it updates are off. `development`: not
+   * the installed app (tests), where an update address may be plain http on this computer.
    */
-  updates?: { port: UpdaterPort; builtFeed: boolean };
+  updates?: { port: UpdaterPort; trust: UpdateTrust; development?: boolean };
   /**
    * The languages the system prefers (Electron: `app.getPreferredSystemLanguages()`). Without it
    * (the browser host) the window goes by its browser's `navigator.languages`.
@@ -247,12 +248,14 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   // Updates install on close only when no animal is waiting to be sent: the safety copy knows how many.
   const updateSettings = readUpdateSettings(profiles.organisationUpdates.block, {
     sourceName: profiles.organisationUpdates.sourceName,
-    builtFeed: options.updates?.builtFeed ?? false,
+    development: options.updates?.development ?? false,
   });
   for (const problem of updateSettings.problems) logError(`updates: ${problem}`);
   const updates = new UpdatePolicy({
     clock,
-    settings: updateSettings.settings,
+    settings: options.updates
+      ? trustedSettings(updateSettings.settings, options.updates.trust)
+      : updateSettings.settings,
     port: options.updates?.port ?? null,
     emit: (status) => events.emit('update', status),
   });

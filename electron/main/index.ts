@@ -41,7 +41,7 @@ function main(): void {
     createCore: async (userDataDir) => {
       // The installed app updates itself (core/updates decides when; updates.ts drives electron-updater).
       const updater = settings.managed
-        ? electronUpdater({ resourcesPath: process.resourcesPath, logError: (line) => console.error(line) })
+        ? await electronUpdater({ userDataDir, productName: app.name, logError: (line) => console.error(line) })
         : null;
       const core = await createAppCore({
         fetch: (input, init) => globalThis.fetch(input, init),

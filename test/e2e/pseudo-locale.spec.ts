@@ -10,6 +10,7 @@
  */
 import type { Page } from '@playwright/test';
 import type { UpdaterPort } from '../../electron/core/updates';
+import { TRUSTED, UPDATES_RESOURCES } from './support/updates';
 import { envProxyResolver } from '../../electron/core/http/proxy';
 import type { MessageKey, Messages } from '../../src/shared/i18n/generated/messages';
 import { SUNSET_MS } from '../service/index';
@@ -331,7 +332,7 @@ test.describe('offline, storage lost and restored, an update waiting, back onlin
   test.use({
     viewport: WINDOW,
     serviceOptions: { seedAnimals: 12 },
-    coreOptions: { updates: { port: updater, builtFeed: true } },
+    coreOptions: { updates: { port: updater, trust: TRUSTED }, resourcesDir: UPDATES_RESOURCES },
   });
 
   test('queued offline, restored from the safety copy, then all sent', async ({ app }) => {

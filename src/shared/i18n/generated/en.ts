@@ -358,6 +358,15 @@ addEnglish({
   'coreUpdates.settingsFormProblem': (d) =>
     d.source + ': the updates settings are not in the expected form (' + d.issues + '); updates are off.',
   'coreUpdates.switchedOff': () => 'Your organisation switched updates off.',
+  'coreUpdates.untrusted': (d) =>
+    select(d.why, {
+      linux: 'On Linux, Adoption Desk is updated by your package manager (apt, for example), not by itself',
+      notSetup:
+        'This copy was not installed by the Adoption Desk setup program (an MSI installation or a copied folder): your IT department installs new versions',
+      unsigned:
+        'This copy of Adoption Desk is not signed, so it cannot check that an update comes from its publisher: updates are off',
+      other: 'This copy cannot check who made an update: updates are off',
+    }) + '.',
   'demo.buildFailed': () => 'The build failed (see above).',
   'demo.building': () => 'Building the app (first run only)…',
   'demo.electronFailed': (d) => 'Electron could not start: ' + d.detail,

@@ -396,6 +396,15 @@ const messages: Messages = {
     d.issues +
     '); las actualizaciones están desactivadas.',
   'coreUpdates.switchedOff': () => 'Tu organización desactivó las actualizaciones.',
+  'coreUpdates.untrusted': (d) =>
+    select(d.why, {
+      linux: 'En Linux, Adoption Desk se actualiza con el gestor de paquetes (apt, por ejemplo), no por sí mismo',
+      notSetup:
+        'Esta copia no se instaló con el programa de instalación de Adoption Desk (una instalación MSI o una carpeta copiada): tu departamento de TI instala las versiones nuevas',
+      unsigned:
+        'Esta copia de Adoption Desk no está firmada, así que no puede comprobar que una actualización venga de quien la publica: las actualizaciones están desactivadas',
+      other: 'Esta copia no puede comprobar quién hizo una actualización: las actualizaciones están desactivadas',
+    }) + '.',
   'demo.buildFailed': () => 'La compilación falló (mira arriba).',
   'demo.building': () => 'Compilando la app (solo la primera vez)…',
   'demo.electronFailed': (d) => 'Electron no pudo iniciarse: ' + d.detail,

@@ -233,6 +233,7 @@ export interface Messages {
   'coreUpdates.settingsForm': (d: { source: string | number }) => string;
   'coreUpdates.settingsFormProblem': (d: { issues: string | number; source: string | number }) => string;
   'coreUpdates.switchedOff': () => string;
+  'coreUpdates.untrusted': (d: { why: string }) => string;
   'demo.buildFailed': () => string;
   'demo.building': () => string;
   'demo.electronFailed': (d: { detail: string | number }) => string;
