@@ -32,7 +32,9 @@ function main(): void {
   });
   // Tests (and the e2e project) give the app its own data folder; a packaged app never.
   if (settings.userDataDir) app.setPath('userData', settings.userDataDir);
-  trustSystemCertificates(tls as Parameters<typeof trustSystemCertificates>[0]);
+  // Said at every start: the packaged-app spec reads it on each system (an organisation's root must be trusted).
+  const roots = trustSystemCertificates(tls as Parameters<typeof trustSystemCertificates>[0]);
+  console.log(`system certificates: ${roots === null ? 'this runtime cannot add them' : `${roots} roots added`}`);
 
   startMainProcess({
     outDir: import.meta.dirname,
