@@ -14,12 +14,13 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY } from '../../electron/core/content-security-policy';
 import { CHANNELS, DESKTOP_CHANNELS, ipcName } from '../../src/shared/api';
+import { buildAppIfMissing, ROOT } from '../support/built-app';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const MAIN = join(ROOT, 'out/main/index.js');
 const work = mkdtempSync(join(tmpdir(), 'adoption-built-main-'));
 const OVERRIDES = {
@@ -41,7 +42,8 @@ function runBuiltMain(name: string, env: Record<string, string>): Promise<Report
   return new Promise((resolvePromise, reject) => {
     const child = spawn(
       process.execPath,
-      ['--import', join(import.meta.dirname, 'support/electron/register.mjs'), MAIN],
+      // --import takes a URL: a Windows path (C:\…) would be read as one of scheme "c:"
+      ['--import', pathToFileURL(join(import.meta.dirname, 'support/electron/register.mjs')).href, MAIN],
       {
         cwd: ROOT,
         env: { ...process.env, ADOPTION_STAND_IN_REPORT: reportFile, ADOPTION_APP_PATH: ROOT, ...env },
@@ -61,10 +63,7 @@ function runBuiltMain(name: string, env: Record<string, string>): Promise<Report
 }
 
 beforeAll(async () => {
-  if (!existsSync(MAIN)) {
-    const build = spawn('npx', ['electron-vite', 'build'], { cwd: ROOT, stdio: 'inherit' });
-    await new Promise((done) => build.on('close', done));
-  }
+  await buildAppIfMissing();
   const resources = join(work, 'resources');
   mkdirSync(resources, { recursive: true });
   writeFileSync(join(resources, 'profiles.json'), readFileSync(join(ROOT, 'resources/profiles.json')));

@@ -66,11 +66,12 @@ describe('the way to a service', () => {
 });
 
 const hasProxy = tinyproxyAvailable();
-if (!hasProxy) console.log('proxy tests skipped: tinyproxy is not installed (apt-get install -y tinyproxy)');
+if (!hasProxy) console.log('tests through tinyproxy skipped: it is not installed (apt-get install -y tinyproxy)');
+const proxyIt = it.skipIf(!hasProxy);
 
 // A read that gets no answer (a refused connection, a failed TLS handshake) is retried by the governor 3
 // times with full-jitter backoff (ceilings 1, 2, 4 s: rate-limit/pause-policy.ts): up to 7 s of real time.
-describe.skipIf(!hasProxy)('the app core behind a real proxy (tinyproxy)', { timeout: 20_000 }, () => {
+describe('the app core behind a real proxy (tinyproxy)', { timeout: 20_000 }, () => {
   let dataDir: string;
   let service: RunningService;
   let proxy: RunningProxy;
@@ -111,7 +112,7 @@ describe.skipIf(!hasProxy)('the app core behind a real proxy (tinyproxy)', { tim
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('sends every request through the proxy, and Diagnostics names it', async () => {
+  proxyIt('sends every request through the proxy, and Diagnostics names it', async () => {
     proxy = await startProxy();
     await startCore({ HTTP_PROXY: `http://${proxy.address}` });
     expect(await list()).toMatchObject({ ok: true });
@@ -119,7 +120,7 @@ describe.skipIf(!hasProxy)('the app core behind a real proxy (tinyproxy)', { tim
     expect(await lastVia()).toBe(`PROXY ${proxy.address}`);
   });
 
-  it('goes straight to an address NO_PROXY names', async () => {
+  proxyIt('goes straight to an address NO_PROXY names', async () => {
     proxy = await startProxy();
     await startCore({ HTTP_PROXY: `http://${proxy.address}`, NO_PROXY: 'localhost,127.0.0.1' });
     expect(await list()).toMatchObject({ ok: true });
@@ -127,71 +128,77 @@ describe.skipIf(!hasProxy)('the app core behind a real proxy (tinyproxy)', { tim
     expect(await lastVia()).toBe('DIRECT');
   });
 
-  it('reaches an https:// address through a CONNECT tunnel: the proxy sees the host, never a path or the key', async () => {
-    proxy = await startProxy();
-    const httpsUrl = service.url.replace('http://', 'https://');
-    await startCore({ HTTPS_PROXY: `http://${proxy.address}` }, httpsUrl);
-    // The local service speaks plain HTTP, so the TLS handshake through the tunnel fails: what counts is the way.
-    const answer = await list();
-    expect(answer.ok).toBe(false);
-    const host = new URL(httpsUrl).host;
-    // (the core tries a read more than once when no answer came: each try is the same tunnel)
-    const requests = await proxy.requests();
-    expect(requests.length).toBeGreaterThan(0);
-    expect(new Set(requests)).toEqual(new Set([`CONNECT ${host} HTTP/1.1`]));
-  });
+  proxyIt(
+    'reaches an https:// address through a CONNECT tunnel: the proxy sees the host, never a path or the key',
+    async () => {
+      proxy = await startProxy();
+      const httpsUrl = service.url.replace('http://', 'https://');
+      await startCore({ HTTPS_PROXY: `http://${proxy.address}` }, httpsUrl);
+      // The local service speaks plain HTTP, so the TLS handshake through the tunnel fails: what counts is the way.
+      const answer = await list();
+      expect(answer.ok).toBe(false);
+      const host = new URL(httpsUrl).host;
+      // (the core tries a read more than once when no answer came: each try is the same tunnel)
+      const requests = await proxy.requests();
+      expect(requests.length).toBeGreaterThan(0);
+      expect(new Set(requests)).toEqual(new Set([`CONNECT ${host} HTTP/1.1`]));
+    },
+  );
 
-  it('a proxy that wants a login: staff are told where to enter it, nothing reaches the service; with it, it works', async () => {
-    proxy = await startProxy({ login: { username: 'shelter', password: 'proxy-pass-9000' } });
-    await startCore({ HTTP_PROXY: `http://${proxy.address}` });
-    const before = service.animalCount();
-    const created = await core.router.handle('createPet', {
-      profileId: 'local',
-      animal: { name: 'Behind the proxy', categoryId: '2' },
-      idempotencyKey: crypto.randomUUID(),
-    });
-    expect(created).toEqual({
-      ok: false,
-      error: {
-        code: 'proxy_auth',
-        message: `The proxy at ${proxy.address} asks for a login. Enter it in Keys and profiles, under "Proxy login".`,
-        notSent: true,
-        proxy: proxy.address,
-      },
-    });
-    expect(service.animalCount()).toBe(before);
-    expect(await core.router.handle('proxyLogins', {})).toEqual({
-      ok: true,
-      data: { logins: [], asked: [proxy.address] },
-    });
+  proxyIt(
+    'a proxy that wants a login: staff are told where to enter it, nothing reaches the service; with it, it works',
+    async () => {
+      proxy = await startProxy({ login: { username: 'shelter', password: 'proxy-pass-9000' } });
+      await startCore({ HTTP_PROXY: `http://${proxy.address}` });
+      const before = service.animalCount();
+      const created = await core.router.handle('createPet', {
+        profileId: 'local',
+        animal: { name: 'Behind the proxy', categoryId: '2' },
+        idempotencyKey: crypto.randomUUID(),
+      });
+      expect(created).toEqual({
+        ok: false,
+        error: {
+          code: 'proxy_auth',
+          message: `The proxy at ${proxy.address} asks for a login. Enter it in Keys and profiles, under "Proxy login".`,
+          notSent: true,
+          proxy: proxy.address,
+        },
+      });
+      expect(service.animalCount()).toBe(before);
+      expect(await core.router.handle('proxyLogins', {})).toEqual({
+        ok: true,
+        data: { logins: [], asked: [proxy.address] },
+      });
 
-    expect(
-      await core.router.handle('setProxyLogin', {
-        proxy: proxy.address,
-        username: 'shelter',
-        password: 'proxy-pass-9000',
-      }),
-    ).toEqual({ ok: true, data: { saved: true } });
-    expect(await list()).toMatchObject({ ok: true });
-    expect(await core.router.handle('proxyLogins', {})).toEqual({
-      ok: true,
-      data: { logins: [{ proxy: proxy.address, username: 'shelter' }], asked: [] },
-    });
-    // kept in the keychain, and never handed out: no answer of the core carries the password
-    expect(await secretStore.get(`proxy-login:${proxy.address}`)).toContain('proxy-pass-9000');
-    const everything = JSON.stringify([
-      await core.router.handle('diagnostics', {}),
-      await core.router.handle('proxyLogins', {}),
-    ]);
-    expect(everything).not.toContain('proxy-pass-9000');
-    expect(everything).not.toContain(Buffer.from('shelter:proxy-pass-9000').toString('base64'));
+      expect(
+        await core.router.handle('setProxyLogin', {
+          proxy: proxy.address,
+          username: 'shelter',
+          password: 'proxy-pass-9000',
+        }),
+      ).toEqual({ ok: true, data: { saved: true } });
+      expect(await list()).toMatchObject({ ok: true });
+      expect(await core.router.handle('proxyLogins', {})).toEqual({
+        ok: true,
+        data: { logins: [{ proxy: proxy.address, username: 'shelter' }], asked: [] },
+      });
+      // kept in the keychain, and never handed out: no answer of the core carries the password
+      expect(await secretStore.get(`proxy-login:${proxy.address}`)).toContain('proxy-pass-9000');
+      const everything = JSON.stringify([
+        await core.router.handle('diagnostics', {}),
+        await core.router.handle('proxyLogins', {}),
+      ]);
+      expect(everything).not.toContain('proxy-pass-9000');
+      expect(everything).not.toContain(Buffer.from('shelter:proxy-pass-9000').toString('base64'));
 
-    expect(await core.router.handle('clearProxyLogin', { proxy: proxy.address })).toEqual({
-      ok: true,
-      data: { cleared: true },
-    });
-    expect(await list()).toMatchObject({ ok: false, error: { code: 'proxy_auth' } });
-  });
+      expect(await core.router.handle('clearProxyLogin', { proxy: proxy.address })).toEqual({
+        ok: true,
+        data: { cleared: true },
+      });
+      expect(await list()).toMatchObject({ ok: false, error: { code: 'proxy_auth' } });
+    },
+  );
 
   it('a proxy that cannot be reached is named, and nothing was sent', async () => {
     await startCore({ HTTP_PROXY: 'http://127.0.0.1:1' });
