@@ -40,7 +40,7 @@ import { type AppOnHostOptions, type BrowserHost, startAppOnHost } from '../../e
 import { APP_PAGE_URL } from '../../electron/main/app-protocol';
 import { findElectronBinary } from '../../scripts/lib/electron-binary';
 import { type RunningService, type ServiceOptions, startService } from '../service/index';
-import { type AppKind, appKindFrom, electronLaunchPlan } from './support/app-kind';
+import { type AppKind, appKindFrom, electronLaunchPlan, electronPresence, oneLineError } from './support/app-kind';
 import { e2eOutDir } from './support/global-setup';
 
 /** How this run opens the app: the browser host, or Electron (set by the Playwright config). */
@@ -96,7 +96,10 @@ interface Fixtures {
   serviceOptions: E2eServiceOptions;
   coreOptions: E2eCoreOptions;
   storeKey: boolean;
-  /** Electron only: skips the test, with the reason printed, where the Electron binary is not installed. */
+  /**
+   * Electron only: skips the test with the reason where the Electron binary is not installed, or
+   * fails it naming the binary under ADOPTION_REQUIRE_ELECTRON=1.
+   */
   electronPresent: void;
   dataDir: string;
   service: E2eService;
@@ -110,8 +113,6 @@ interface Fixtures {
 function hostOnly(what: string): never {
   throw new Error(`${what} exists in the browser host only: list this spec in HOST_ONLY_SPECS (support/app-kind.ts)`);
 }
-
-let electronSkipPrinted = false;
 
 /** Starts the built app in Electron for this test's folder, address and keychain entry. */
 export async function launchElectron(options: {
@@ -129,8 +130,9 @@ export async function launchElectron(options: {
     env: process.env,
   });
   if (!launch.ok) {
-    options.testInfo.skip(true, launch.reason);
-    throw new Error(launch.reason);
+    const presence = electronPresence(findElectronBinary(), process.env);
+    if (presence.kind === 'skip') options.testInfo.skip(true, presence.reason);
+    throw oneLineError(presence.kind === 'fail' ? presence.message : launch.reason);
   }
   return _electron.launch({ ...launch.plan, tracesDir: options.testInfo.outputPath('electron-traces') });
 }
@@ -176,17 +178,14 @@ export const test = base.extend<Fixtures>({
   coreOptions: [{}, { option: true }],
 
   // An automatic fixture runs before the others: no service is started for a test that is skipped.
+  // Global setup has already printed the reason once, or, under ADOPTION_REQUIRE_ELECTRON=1, stopped the run.
   electronPresent: [
     // eslint-disable-next-line no-empty-pattern
     async ({}, use, testInfo) => {
       if (APP_KIND === 'electron') {
-        const binary = findElectronBinary();
-        if (!binary.found) {
-          const reason = `Electron binary not installed: ${binary.reason}`;
-          if (!electronSkipPrinted) console.log(`[electron e2e] skipped: ${reason}`);
-          electronSkipPrinted = true;
-          testInfo.skip(true, reason);
-        }
+        const presence = electronPresence(findElectronBinary(), process.env);
+        if (presence.kind === 'fail') throw oneLineError(presence.message);
+        if (presence.kind === 'skip') testInfo.skip(true, presence.reason);
       }
       await use();
     },

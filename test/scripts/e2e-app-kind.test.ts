@@ -7,7 +7,16 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { APP_KIND_ENV, appKindFrom, electronLaunchPlan, HOST_ONLY_SPECS } from '../e2e/support/app-kind';
+import {
+  APP_KIND_ENV,
+  appKindFrom,
+  electronLaunchPlan,
+  electronPresence,
+  electronRequired,
+  HOST_ONLY_SPECS,
+  REQUIRE_ELECTRON_ENV,
+} from '../e2e/support/app-kind';
+import { packagedAppPresence } from '../e2e/support/packaged-app';
 
 const E2E = resolve(import.meta.dirname, '../e2e');
 const specs = readdirSync(E2E).filter((name) => name.endsWith('.spec.ts'));
@@ -58,6 +67,65 @@ describe('which app the e2e suite opens', () => {
     expect(launch).toEqual({
       ok: false,
       reason: 'Electron binary not installed: node_modules/electron/path.txt is missing',
+    });
+  });
+});
+
+describe('without Electron: skipped here, a failure where CI requires it (ADOPTION_REQUIRE_ELECTRON=1)', () => {
+  const missing = { found: false as const, reason: '/repo/node_modules/electron/path.txt is missing' };
+
+  it('reads the flag strictly: 1 or true requires, unset, empty, 0 or false does not, anything else is an error', () => {
+    for (const value of ['1', 'true']) expect(electronRequired({ [REQUIRE_ELECTRON_ENV]: value })).toBe(true);
+    for (const value of [undefined, '', '0', 'false'])
+      expect(electronRequired({ [REQUIRE_ELECTRON_ENV]: value })).toBe(false);
+    expect(() => electronRequired({ [REQUIRE_ELECTRON_ENV]: 'yes' })).toThrow(
+      'ADOPTION_REQUIRE_ELECTRON must be 1 or 0, not "yes"',
+    );
+  });
+
+  it('runs where the binary is found, flag or not', () => {
+    const found = { found: true as const, path: '/opt/electron/electron' };
+    expect(electronPresence(found, {})).toEqual({ kind: 'run' });
+    expect(electronPresence(found, { [REQUIRE_ELECTRON_ENV]: '1' })).toEqual({ kind: 'run' });
+  });
+
+  it('skips with the reason when the binary is missing and nothing requires it', () => {
+    expect(electronPresence(missing, {})).toEqual({
+      kind: 'skip',
+      reason: 'Electron binary not installed: /repo/node_modules/electron/path.txt is missing',
+    });
+  });
+
+  it('fails with one line naming the missing binary when the flag requires it', () => {
+    const presence = electronPresence(missing, { [REQUIRE_ELECTRON_ENV]: '1' });
+    expect(presence).toEqual({
+      kind: 'fail',
+      message:
+        'ADOPTION_REQUIRE_ELECTRON=1 but the Electron binary is not installed: /repo/node_modules/electron/path.txt is missing',
+    });
+    if (presence.kind === 'fail') expect(presence.message).not.toContain('\n');
+  });
+
+  it('the packaged project: runs with the executable, skips or fails naming ADOPTION_PACKAGED_APP without it', () => {
+    const exists = (path: string) => path === '/dist/linux-unpacked/adoption-desk';
+    expect(packagedAppPresence({ ADOPTION_PACKAGED_APP: '/dist/linux-unpacked/adoption-desk' }, exists)).toEqual({
+      kind: 'run',
+      executable: '/dist/linux-unpacked/adoption-desk',
+    });
+    expect(packagedAppPresence({}, exists)).toEqual({
+      kind: 'skip',
+      reason: 'ADOPTION_PACKAGED_APP is not set (the GitHub workflow sets it after electron-builder --dir)',
+    });
+    expect(packagedAppPresence({ [REQUIRE_ELECTRON_ENV]: '1' }, exists)).toEqual({
+      kind: 'fail',
+      message:
+        'ADOPTION_REQUIRE_ELECTRON=1 but ADOPTION_PACKAGED_APP is not set (the GitHub workflow sets it after electron-builder --dir)',
+    });
+    expect(
+      packagedAppPresence({ [REQUIRE_ELECTRON_ENV]: '1', ADOPTION_PACKAGED_APP: '/dist/gone/adoption-desk' }, exists),
+    ).toEqual({
+      kind: 'fail',
+      message: 'ADOPTION_REQUIRE_ELECTRON=1 but ADOPTION_PACKAGED_APP=/dist/gone/adoption-desk does not exist',
     });
   });
 });

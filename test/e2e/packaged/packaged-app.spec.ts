@@ -23,13 +23,10 @@ import { DEFAULT_KEYCHAIN_SERVICE } from '../../../electron/core/keys/keytar-sec
 import { openOsKeychain } from '../../../electron/core/keys/os-keychain';
 import { DEFAULT_LOCAL_DEMO_URL } from '../../../electron/core/profiles/built-in-profiles';
 import { startService } from '../../service/index';
-import { copyPackagedApp, packagedApp, resourcesOf, start, stop } from '../support/packaged-app';
-
-const { executable, missing } = packagedApp();
-if (missing) console.log(`[packaged app] skipped: ${missing}`);
+import { copyPackagedApp, requirePackagedApp, resourcesOf, start, stop } from '../support/packaged-app';
 
 test.describe('the packaged app', () => {
-  test.skip(missing !== null, missing ?? '');
+  const executable = requirePackagedApp(test, 'packaged app');
   test.setTimeout(120_000);
 
   let home: string;

@@ -22,6 +22,41 @@ export function appKindFrom(env: NodeJS.ProcessEnv): AppKind {
 }
 
 /**
+ * Set on every CI job (the GitHub workflows): without the Electron binary (or the packaged app of
+ * the `packaged` project) the Electron run FAILS, naming what is missing, instead of skipping. On
+ * our machines, where the binary cannot be downloaded, it is unset and those tests skip.
+ */
+export const REQUIRE_ELECTRON_ENV = 'ADOPTION_REQUIRE_ELECTRON';
+
+export function electronRequired(env: NodeJS.ProcessEnv): boolean {
+  const value = env[REQUIRE_ELECTRON_ENV];
+  if (value === undefined || value === '' || value === '0' || value === 'false') return false;
+  if (value === '1' || value === 'true') return true;
+  throw new Error(`${REQUIRE_ELECTRON_ENV} must be 1 or 0, not "${value}"`);
+}
+
+/** What the Electron project does: run, skip with the reason, or fail with one line naming what is missing. */
+export type Presence = { kind: 'run' } | { kind: 'skip'; reason: string } | { kind: 'fail'; message: string };
+
+/** Whether the Electron project can run, from the binary found (or not) and the environment. */
+export function electronPresence(binary: ElectronBinary, env: NodeJS.ProcessEnv): Presence {
+  if (binary.found) return { kind: 'run' };
+  if (electronRequired(env))
+    return {
+      kind: 'fail',
+      message: `${REQUIRE_ELECTRON_ENV}=1 but the Electron binary is not installed: ${binary.reason}`,
+    };
+  return { kind: 'skip', reason: `Electron binary not installed: ${binary.reason}` };
+}
+
+/** An error whose whole report is its one line (Playwright prints a global setup error's stack). */
+export function oneLineError(message: string): Error {
+  const error = new Error(message);
+  error.stack = message;
+  return error;
+}
+
+/**
  * Specs about the browser host alone, with the reason: the Electron project does not run them.
  * Every other spec in test/e2e/ runs in both projects, with the same steps and assertions.
  */

@@ -10,19 +10,28 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { findElectronBinary } from '../../../scripts/lib/electron-binary';
-import { appKindFrom } from './app-kind';
+import { appKindFrom, electronPresence, oneLineError } from './app-kind';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 
 export default function globalSetup(): (() => void) | undefined {
+  if (appKindFrom(process.env) === 'electron') {
+    const presence = electronPresence(findElectronBinary(), process.env);
+    // Under ADOPTION_REQUIRE_ELECTRON=1 (CI) the run stops here, before any test, with that one line
+    // (Playwright prints a global setup error's stack: it is the message alone).
+    if (presence.kind === 'fail') throw oneLineError(presence.message);
+    // The Electron run without Electron: every test skips itself with the reason (fixtures.ts), nothing to build for.
+    if (presence.kind === 'skip') {
+      console.log(`[electron e2e] skipped: ${presence.reason}`);
+      return undefined;
+    }
+  }
   const given = process.env.ADOPTION_E2E_OUT;
   if (given) {
     if (!existsSync(join(given, 'renderer', 'index.html')))
       throw new Error(`ADOPTION_E2E_OUT=${given} holds no renderer/index.html`);
     return undefined;
   }
-  // The Electron run without Electron: every test skips itself (fixtures.ts), nothing to build for.
-  if (appKindFrom(process.env) === 'electron' && !findElectronBinary().found) return undefined;
   mkdirSync(join(ROOT, 'out'), { recursive: true });
   const outDir = mkdtempSync(join(ROOT, 'out', 'e2e-'));
   const result = spawnSync(join(ROOT, 'node_modules/.bin/electron-vite'), ['build', '--outDir', outDir], {

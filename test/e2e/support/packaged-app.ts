@@ -7,15 +7,42 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { cpSync, existsSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
+import type { test as PlaywrightTest } from '@playwright/test';
+import { electronRequired, oneLineError, type Presence, REQUIRE_ELECTRON_ENV } from './app-kind';
 
-export function packagedApp(): { executable: string; missing: string | null } {
-  const executable = process.env.ADOPTION_PACKAGED_APP ?? '';
+/** Whether the packaged project can run: the executable, or why not (skip; under ADOPTION_REQUIRE_ELECTRON=1, fail). */
+export function packagedAppPresence(
+  env: NodeJS.ProcessEnv,
+  exists: (path: string) => boolean = existsSync,
+): { kind: 'run'; executable: string } | Exclude<Presence, { kind: 'run' }> {
+  const executable = env.ADOPTION_PACKAGED_APP ?? '';
   const missing = !executable
     ? 'ADOPTION_PACKAGED_APP is not set (the GitHub workflow sets it after electron-builder --dir)'
-    : !existsSync(executable)
+    : !exists(executable)
       ? `ADOPTION_PACKAGED_APP=${executable} does not exist`
       : null;
-  return { executable, missing };
+  if (missing === null) return { kind: 'run', executable };
+  if (electronRequired(env)) return { kind: 'fail', message: `${REQUIRE_ELECTRON_ENV}=1 but ${missing}` };
+  return { kind: 'skip', reason: missing };
+}
+
+/**
+ * For a packaged spec's `test.describe`: the executable to start. Where it is missing the tests
+ * skip with the reason (printed once per file), or, under ADOPTION_REQUIRE_ELECTRON=1, each fails
+ * with one line naming what is missing.
+ */
+export function requirePackagedApp(test: typeof PlaywrightTest, label: string): string {
+  const presence = packagedAppPresence(process.env);
+  if (presence.kind === 'run') return presence.executable;
+  if (presence.kind === 'skip') {
+    console.log(`[${label}] skipped: ${presence.reason}`);
+    test.skip(true, presence.reason);
+  } else {
+    test.beforeEach(() => {
+      throw oneLineError(presence.message);
+    });
+  }
+  return '';
 }
 
 /** The app's resources folder: beside the executable, or Contents/Resources in a macOS bundle. */
