@@ -10,6 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { findElectronBinary } from '../../../scripts/lib/electron-binary';
+import { electronViteCommand } from '../../../scripts/lib/electron-vite';
 import { appKindFrom, electronPresence, oneLineError } from './app-kind';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
@@ -34,10 +35,9 @@ export default function globalSetup(): (() => void) | undefined {
   }
   mkdirSync(join(ROOT, 'out'), { recursive: true });
   const outDir = mkdtempSync(join(ROOT, 'out', 'e2e-'));
-  const result = spawnSync(join(ROOT, 'node_modules/.bin/electron-vite'), ['build', '--outDir', outDir], {
-    cwd: ROOT,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  // Node with electron-vite's JS bin: the `.bin` shim cannot be spawned on Windows (scripts/lib/electron-vite.ts).
+  const build = electronViteCommand(ROOT, ['build', '--outDir', outDir]);
+  const result = spawnSync(build.command, build.args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
   if (result.status !== 0) throw new Error('electron-vite build failed before the e2e tests (see above)');
   process.env.ADOPTION_E2E_OUT = outDir;
   return () => rmSync(outDir, { recursive: true, force: true });
