@@ -24,6 +24,10 @@
  *   of the context work; Electron: the app's window), plus `consoleErrors` (console errors and
  *   uncaught page errors seen so far).
  *
+ * Playwright's `locale` option is the system's language in both: the browser's `navigator.languages`,
+ * or what Electron's main reads with `app.getPreferredSystemLanguages()` (support/app-kind.ts
+ * systemLanguageFor: LANGUAGE on Linux, main's answer replaced on macOS and Windows).
+ *
  * Override per file with `test.use({ serviceOptions: { seedAnimals: 0, plan: 'pro' } })`,
  * `test.use({ storeKey: false })` or `test.use({ coreOptions: { http: { headersTimeoutMs: 2000 } } })`.
  */
@@ -38,9 +42,18 @@ import { openOsKeychain } from '../../electron/core/keys/os-keychain';
 import type { SecretStore } from '../../electron/core/keys/secret-store';
 import { type AppOnHostOptions, type BrowserHost, startAppOnHost } from '../../electron/host';
 import { APP_PAGE_URL } from '../../electron/main/app-protocol';
+import { matchLanguage } from '../../src/shared/i18n/languages';
 import { findElectronBinary } from '../../scripts/lib/electron-binary';
 import { type RunningService, type ServiceOptions, startService } from '../service/index';
-import { type AppKind, appKindFrom, electronLaunchPlan, electronPresence, oneLineError } from './support/app-kind';
+import {
+  type AppKind,
+  appKindFrom,
+  DEFAULT_LOCALE,
+  electronLaunchPlan,
+  electronPresence,
+  oneLineError,
+  systemLanguageFor,
+} from './support/app-kind';
 import { e2eOutDir } from './support/global-setup';
 
 /** How this run opens the app: the browser host, or Electron (set by the Playwright config). */
@@ -120,6 +133,8 @@ export async function launchElectron(options: {
   localDemoUrl: string;
   keychainService: string;
   testInfo: TestInfo;
+  /** The system language, as Playwright's `locale` option (default en-US): see systemLanguageFor. */
+  locale?: string;
 }): Promise<ElectronApplication> {
   const launch = electronLaunchPlan({
     binary: findElectronBinary(),
@@ -128,6 +143,7 @@ export async function launchElectron(options: {
     localDemoUrl: options.localDemoUrl,
     keychainService: options.keychainService,
     env: process.env,
+    ...(options.locale ? { locale: options.locale } : {}),
   });
   if (!launch.ok) {
     const presence = electronPresence(findElectronBinary(), process.env);
@@ -161,7 +177,7 @@ const browserHostApp = async (
 // In Electron the page is the app's own window: this fixture never asks for Playwright's `page`
 // (which would start a browser that is not the app).
 const electronApp = async (
-  { service, host }: { service: E2eService; host: E2eHost },
+  { service, host, locale }: { service: E2eService; host: E2eHost; locale: string | undefined },
   use: (app: E2eApp) => Promise<void>,
 ) => {
   const page = await host.electronApp.firstWindow();
@@ -169,6 +185,20 @@ const electronApp = async (
   // The window exists before main loads the page into it (main-process.ts: loadURL after createMainWindow).
   await page.waitForURL((url) => url.href.startsWith(APP_PAGE_URL));
   await page.waitForLoadState('domcontentloaded');
+  const system = systemLanguageFor(locale ?? DEFAULT_LOCALE, process.platform);
+  if (system.kind === 'stub') {
+    // macOS, Windows: the system language is the account's (support/app-kind.ts systemLanguageFor),
+    // so main's answer is replaced; the window asked at start, so it asks again if that changes it.
+    const before = await host.electronApp.evaluate(({ app: electron }, languages) => {
+      const asked = electron.getPreferredSystemLanguages();
+      electron.getPreferredSystemLanguages = () => languages;
+      return asked;
+    }, system.languages);
+    if (matchLanguage(before) !== matchLanguage(system.languages)) {
+      await page.reload();
+      await page.waitForLoadState('domcontentloaded');
+    }
+  }
   await use({ page, service, host, consoleErrors });
 };
 
@@ -245,10 +275,16 @@ export const test = base.extend<Fixtures>({
     await store.delete('local').catch(() => undefined);
   },
 
-  host: async ({ dataDir, service, secretStore, storeKey, coreOptions, keychainService }, use, testInfo) => {
+  host: async ({ dataDir, service, secretStore, storeKey, coreOptions, keychainService, locale }, use, testInfo) => {
     if (storeKey) await storeBoundKey(secretStore, 'local', service.url, service.key);
     if (APP_KIND === 'electron') {
-      const app = await launchElectron({ dataDir, localDemoUrl: service.url, keychainService, testInfo });
+      const app = await launchElectron({
+        dataDir,
+        localDemoUrl: service.url,
+        keychainService,
+        testInfo,
+        ...(locale ? { locale } : {}),
+      });
       await use({
         url: APP_PAGE_URL,
         launchUrl: () => hostOnly('A launch link'),

@@ -15,6 +15,7 @@ import {
   electronRequired,
   HOST_ONLY_SPECS,
   REQUIRE_ELECTRON_ENV,
+  systemLanguageFor,
 } from '../e2e/support/app-kind';
 import { packagedAppPresence } from '../e2e/support/packaged-app';
 
@@ -38,6 +39,7 @@ describe('which app the e2e suite opens', () => {
       localDemoUrl: 'http://127.0.0.1:4321/v1',
       keychainService: 'Adoption Desk e2e 1',
       env: { PATH: '/usr/bin', DISPLAY: ':99', ELECTRON_RUN_AS_NODE: '1', NODE_OPTIONS: '--require x.js' },
+      platform: 'linux',
     });
     expect(launch).toEqual({
       ok: true,
@@ -50,6 +52,7 @@ describe('which app the e2e suite opens', () => {
           ADOPTION_USER_DATA_DIR: '/tmp/adoption-e2e-data-1',
           ADOPTION_LOCAL_DEMO_URL: 'http://127.0.0.1:4321/v1',
           ADOPTION_KEYCHAIN_SERVICE: 'Adoption Desk e2e 1',
+          LANGUAGE: 'en_US',
         },
       },
     });
@@ -126,6 +129,38 @@ describe('without Electron: skipped here, a failure where CI requires it (ADOPTI
     ).toEqual({
       kind: 'fail',
       message: 'ADOPTION_REQUIRE_ELECTRON=1 but ADOPTION_PACKAGED_APP=/dist/gone/adoption-desk does not exist',
+    });
+  });
+});
+
+describe('the test’s locale as the system language Electron reads (app.getPreferredSystemLanguages)', () => {
+  it('Linux: set for the one process through LANGUAGE, which g_get_language_names reads first', () => {
+    expect(systemLanguageFor('es-MX', 'linux')).toEqual({ kind: 'env', env: { LANGUAGE: 'es_MX' } });
+    expect(systemLanguageFor('en-US', 'linux')).toEqual({ kind: 'env', env: { LANGUAGE: 'en_US' } });
+    expect(systemLanguageFor('es', 'linux')).toEqual({ kind: 'env', env: { LANGUAGE: 'es' } });
+  });
+
+  it('macOS and Windows: the account’s setting, so main’s answer is replaced for the test', () => {
+    expect(systemLanguageFor('es-ES', 'darwin')).toEqual({ kind: 'stub', languages: ['es-ES'] });
+    expect(systemLanguageFor('es-MX', 'win32')).toEqual({ kind: 'stub', languages: ['es-MX'] });
+  });
+
+  it('the launch carries it: LANGUAGE on Linux (Playwright’s en-US unless the test says otherwise), nothing elsewhere', () => {
+    const input = {
+      binary: { found: true as const, path: '/opt/electron/electron' },
+      outDir: '/repo/out/e2e-abc',
+      dataDir: '/d',
+      localDemoUrl: 'http://127.0.0.1:1/v1',
+      keychainService: 's',
+      env: { LANGUAGE: 'de_DE' },
+    };
+    const env = (launch: ReturnType<typeof electronLaunchPlan>) => (launch.ok ? launch.plan.env : null);
+    expect(env(electronLaunchPlan({ ...input, platform: 'linux', locale: 'es-MX' }))).toMatchObject({
+      LANGUAGE: 'es_MX',
+    });
+    expect(env(electronLaunchPlan({ ...input, platform: 'linux' }))).toMatchObject({ LANGUAGE: 'en_US' });
+    expect(env(electronLaunchPlan({ ...input, platform: 'darwin', locale: 'es-MX' }))).toMatchObject({
+      LANGUAGE: 'de_DE',
     });
   });
 });

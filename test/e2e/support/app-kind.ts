@@ -105,6 +105,32 @@ export interface ElectronLaunchInput {
   localDemoUrl: string;
   keychainService: string;
   env: NodeJS.ProcessEnv;
+  /** The test's `locale` (Playwright's option, default en-US): the system language (`systemLanguageFor`). */
+  locale?: string;
+  platform?: NodeJS.Platform;
+}
+
+/** Playwright's `locale` when a test sets none (playwright/lib/index.js: `contextOptions.locale ?? "en-US"`). */
+export const DEFAULT_LOCALE = 'en-US';
+
+export type SystemLanguage = { kind: 'env'; env: Record<string, string> } | { kind: 'stub'; languages: string[] };
+
+/**
+ * How a test's `locale` becomes the system language that Electron's main reads with
+ * `app.getPreferredSystemLanguages()` (the browser project's is `navigator.languages`, from the
+ * same `locale`):
+ * - Linux: per process, from the environment. g_get_language_names reads LANGUAGE first, then
+ *   LC_ALL, LC_MESSAGES and LANG (electron shell/common/language_util_linux.cc:18-21), and
+ *   "es_MX" comes back as "es-MX" (base::i18n::GetCanonicalLocale, :31).
+ * - macOS reads `[NSLocale preferredLanguages]` (language_util_mac.mm:17) and Windows
+ *   `GlobalizationPreferences.Languages` (language_util_win.cc:19-34): the user account's
+ *   settings, which no variable or switch sets for one process. There the fixture replaces the
+ *   method on main's `app` object (an own property, set by electron_api_app.cc:2015, and the
+ *   core calls it on each ask: electron/main/index.ts) and reloads the window if its language changes.
+ */
+export function systemLanguageFor(locale: string, platform: NodeJS.Platform): SystemLanguage {
+  if (platform === 'linux') return { kind: 'env', env: { LANGUAGE: locale.replaceAll('-', '_') } };
+  return { kind: 'stub', languages: [locale] };
 }
 
 export type ElectronLaunch = { ok: true; plan: ElectronLaunchPlan } | { ok: false; reason: string };
@@ -118,6 +144,8 @@ export function electronLaunchPlan(input: ElectronLaunchInput): ElectronLaunch {
     if (name === 'ELECTRON_RENDERER_URL') continue;
     env[name] = value;
   }
+  const system = systemLanguageFor(input.locale ?? DEFAULT_LOCALE, input.platform ?? process.platform);
+  if (system.kind === 'env') Object.assign(env, system.env);
   Object.assign(env, {
     ADOPTION_USER_DATA_DIR: input.dataDir,
     ADOPTION_LOCAL_DEMO_URL: input.localDemoUrl,
