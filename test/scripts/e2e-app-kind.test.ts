@@ -180,9 +180,10 @@ describe('the specs of the two projects', () => {
   });
 
   it('runs every other spec in Electron too, and a spec reaching for the browser host is host-only', () => {
-    // (A route of the host's /api/ never fires in Electron, where the page calls main over IPC.)
+    // (A route of the host's /api/ never fires in Electron, where the page calls main over IPC; Playwright's
+    // `browser` is a Chromium beside the app, not the app.)
     const hostOnlyUse =
-      /\.core\b|browserHost|launchUrl|coreOptions|newPage\(|\.context\(\)|\{ app, context \}|browser \}|startAppOnHost|route\('\*\*\/api\//;
+      /\.core\b|browserHost|launchUrl|coreOptions|newPage\(|\.context\(\)|\{ app, context \}|browser \}|startAppOnHost|startDevice\(|openOnHostProcess\(|[{ ]browser[,}]|route\('\*\*\/api\//;
     for (const name of specs) {
       const text = readFileSync(join(E2E, name), 'utf8');
       const listed = Object.hasOwn(HOST_ONLY_SPECS, name);
@@ -197,7 +198,7 @@ describe('the specs of the two projects', () => {
         'list.spec.ts',
         'list-after-sync.spec.ts',
         'sync-errors.spec.ts',
-        'check-needed.spec.ts',
+        'language.spec.ts',
         'key-prompts.spec.ts',
         'profiles.spec.ts',
         'import.spec.ts',
