@@ -31,7 +31,7 @@ describe('which app the e2e suite opens', () => {
     expect(() => appKindFrom({ [APP_KIND_ENV]: 'firefox' })).toThrow('must be "browser" or "electron"');
   });
 
-  it('starts the built main process in Electron with the test’s folder, address and keychain entry', () => {
+  it('starts the build’s app folder in Electron with the test’s folder, address and keychain entry', () => {
     const launch = electronLaunchPlan({
       binary: { found: true, path: '/opt/electron/electron' },
       outDir: '/repo/out/e2e-abc',
@@ -45,7 +45,7 @@ describe('which app the e2e suite opens', () => {
       ok: true,
       plan: {
         executablePath: '/opt/electron/electron',
-        args: [join('/repo/out/e2e-abc', 'main', 'index.js')],
+        args: ['/repo/out/e2e-abc'],
         env: {
           PATH: '/usr/bin',
           DISPLAY: ':99',

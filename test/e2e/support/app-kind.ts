@@ -6,7 +6,6 @@
  * fixtures load; everything that decides how the app is opened is here, free of Playwright, so it
  * is unit-tested (test/scripts/e2e-app-kind.test.ts).
  */
-import { join } from 'node:path';
 import type { ElectronBinary } from '../../../scripts/lib/electron-binary';
 
 export type AppKind = 'browser' | 'electron';
@@ -90,17 +89,36 @@ export const HOST_ONLY_SPECS: Readonly<Record<string, string>> = {
     "reaches its states through the in-process core (a proxy, an updater, a failing service) and the browser's storage",
 };
 
+/**
+ * The package.json global setup writes into the build folder, so that Electron starts the build as
+ * an app folder, as `npm run demo` starts the repository (`electron .`) and as staff start the
+ * package: default_app reads it for app.name (productName) and the version, and makes the folder
+ * the app path (electron default_app/main.ts loadApplicationPackage, lines 100-143); `type` keeps
+ * the ESM main an ES module. The build folder sits inside the repository (out/e2e-…), so
+ * node_modules still resolve from the root.
+ */
+export function e2eAppPackage(root: Record<string, unknown>): Record<string, unknown> {
+  return {
+    name: root.name,
+    productName: root.productName,
+    version: root.version,
+    type: root.type,
+    main: './main/index.js',
+    private: true,
+  };
+}
+
 /** How to start the built app in Electron for one test. */
 export interface ElectronLaunchPlan {
   executablePath: string;
-  /** Electron's own arguments: the built main process (Playwright adds --inspect and the debugging port). */
+  /** Electron's own arguments: the build's app folder (Playwright adds --inspect and the debugging port). */
   args: string[];
   env: Record<string, string>;
 }
 
 export interface ElectronLaunchInput {
   binary: ElectronBinary;
-  /** The build of this run (`ADOPTION_E2E_OUT`): main/, preload/, renderer/. */
+  /** The build of this run (`ADOPTION_E2E_OUT`): main/, preload/, renderer/ and its package.json (e2eAppPackage). */
   outDir: string;
   /** The test's data folder, the Local demo address and the keychain entry (development overrides). */
   dataDir: string;
@@ -155,6 +173,6 @@ export function electronLaunchPlan(input: ElectronLaunchInput): ElectronLaunch {
   });
   return {
     ok: true,
-    plan: { executablePath: input.binary.path, args: [join(input.outDir, 'main', 'index.js')], env },
+    plan: { executablePath: input.binary.path, args: [input.outDir], env },
   };
 }
