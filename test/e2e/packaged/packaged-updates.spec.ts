@@ -17,7 +17,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { copyPackagedApp, requirePackagedApp, resourcesOf, start, stop } from '../support/packaged-app';
+import { copyPackagedApp, dataFolderArgs, requirePackagedApp, resourcesOf, start, stop } from '../support/packaged-app';
 
 const MANIFEST = process.platform === 'darwin' ? 'latest-mac.yml' : 'latest.yml';
 const FILE = process.platform === 'darwin' ? 'Adoption-Desk-99.0.0-mac.zip' : 'Adoption-Desk-99.0.0-setup.exe';
@@ -76,7 +76,7 @@ test.describe('the packaged app’s updates', () => {
 
     const env: NodeJS.ProcessEnv = { ...process.env, XDG_CONFIG_HOME: home, APPDATA: home };
     delete env.ELECTRON_RUN_AS_NODE;
-    const app = start(exe, [], env);
+    const app = start(exe, dataFolderArgs(join(home, 'user-data')), env);
     let browser: Browser | null = null;
     try {
       const outcome = await app.outcome;

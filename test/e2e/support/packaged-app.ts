@@ -89,10 +89,29 @@ export function start(exe: string, args: string[], env: NodeJS.ProcessEnv): Star
   return { process: child, output: () => text, outcome };
 }
 
-/** Ends it (never a graceful quit: that would run an update's installer) and waits for the exit. */
+/**
+ * Ends it hard and waits for the exit: never a graceful quit, which would run an update's installer.
+ * SIGKILL, because Electron takes SIGTERM (Node's default `kill()`) as a quit: it installs shutdown
+ * signal handlers that call Browser::Quit, so before-quit, will-quit and electron-updater's quit
+ * handler run (shell/browser/electron_browser_main_parts.cc:596-600). On Windows every signal
+ * Node sends is TerminateProcess.
+ */
 export async function stop(started: Started): Promise<void> {
   if (started.process.exitCode !== null || started.process.signalCode !== null) return;
   const exited = new Promise((resolve) => started.process.once('exit', resolve));
-  started.process.kill();
+  started.process.kill('SIGKILL');
   await exited;
+}
+
+/**
+ * A data folder of the test's own for the packaged app, on every system: Chromium's
+ * `--user-data-dir`, which Electron honours before any app code runs (shell/app/
+ * electron_main_delegate.cc:248-255 overrides chrome::DIR_USER_DATA in PreSandboxStartup), and
+ * which app.getPath('userData') returns (shell/browser/api/electron_api_app.cc:427). The packaged
+ * app ignores ADOPTION_USER_DATA_DIR by design (startup-settings.ts), and APPDATA does not move it
+ * on Windows: appData there is base::DIR_ROAMING_APP_DATA, the known folder, not the variable
+ * (shell/common/electron_paths.h:43).
+ */
+export function dataFolderArgs(dir: string): string[] {
+  return [`--user-data-dir=${dir}`];
 }
