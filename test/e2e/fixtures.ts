@@ -14,7 +14,8 @@
  * - `keychainService`: a unique keychain service name (`Adoption Desk e2e <uuid>`) in the
  *   real OS keychain (run the tests inside `node scripts/with-keyring.mjs`), with the
  *   service's key stored for the Local demo profile (`local`), bound to the service's
- *   origin, unless `storeKey` is false;
+ *   origin, unless `storeKey` is false; `secretStore` reaches it (in Electron through the
+ *   Electron binary itself, support/electron-keychain.ts);
  * - `host`: the browser host: the app core + browser host in this worker, Local demo pointed at
  *   `service`; `host.url` is its plain origin URL, `host.launchUrl()` mints a one-time launch
  *   URL. Electron: the built app started by `_electron.launch` with the same data folder,
@@ -54,6 +55,7 @@ import {
   oneLineError,
   systemLanguageFor,
 } from './support/app-kind';
+import { openKeychainThrough } from './support/electron-keychain';
 import { e2eOutDir } from './support/global-setup';
 
 /** How this run opens the app: the browser host, or Electron (set by the Playwright config). */
@@ -269,7 +271,12 @@ export const test = base.extend<Fixtures>({
   },
 
   secretStore: async ({ keychainService }, use) => {
-    const store = await openOsKeychain(keychainService);
+    // Electron: through the Electron binary under test, so that on macOS no key crosses binaries
+    // (a Keychain prompt would block the run: support/electron-keychain.ts).
+    const binary = APP_KIND === 'electron' ? findElectronBinary() : null;
+    const store = binary?.found
+      ? openKeychainThrough(binary.path, keychainService)
+      : await openOsKeychain(keychainService);
     await use(store);
     // Leave nothing behind in the keychain.
     await store.delete('local').catch(() => undefined);

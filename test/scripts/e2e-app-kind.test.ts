@@ -206,6 +206,17 @@ describe('the specs of the two projects', () => {
     );
   });
 
+  it('no spec of the Electron project opens the OS keychain from this Node (macOS would prompt: fixtures’ secretStore)', () => {
+    const electronSpecs = [
+      ...specs.filter((name) => !Object.hasOwn(HOST_ONLY_SPECS, name)),
+      ...readdirSync(join(E2E, 'electron')).map((name) => join('electron', name)),
+    ];
+    for (const name of electronSpecs) {
+      const text = readFileSync(join(E2E, name), 'utf8');
+      expect(text, name).not.toMatch(/openOsKeychain|from 'keytar'|createKeytarSecretStore/);
+    }
+  });
+
   it('the Electron config ignores exactly the host-only specs, and the Chromium config the Electron-only ones', async () => {
     const electron = (await import('../../playwright.electron.config')).default;
     const chromium = (await import('../../playwright.config')).default;
