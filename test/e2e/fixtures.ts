@@ -1,8 +1,8 @@
 /**
  * Playwright fixtures for the whole app, opened one of two ways (support/app-kind.ts): through
  * the loopback browser host in Chromium (playwright.config.ts), or as the desktop app in Electron
- * (playwright.electron.config.ts, where the Electron binary exists; skipped with the reason
- * printed elsewhere). The specs are the same; a spec about one host only is listed in
+ * (playwright.electron.config.ts, where the Electron binary exists; elsewhere skipped with the
+ * reason printed, or failed under ADOPTION_REQUIRE_ELECTRON=1). The specs are the same; a spec about one host only is listed in
  * `HOST_ONLY_SPECS` or skips itself with `test.skip(APP_KIND === 'electron', …)`.
  *
  * Each test gets, fresh and torn down afterwards:
