@@ -16,16 +16,16 @@
  *   the binary that wrote it (its ACL names the creating application), so a key Node wrote would
  *   make the app's read raise a Keychain prompt that blocks the run, and the packaged app cannot
  *   lend its binary to a helper (its RunAsNode fuse is off, as the second test checks);
- * - `ELECTRON_RUN_AS_NODE=1` does not turn it into Node, and `--inspect` opens no inspector (fuses);
- * - macOS and Windows: one byte changed in app.asar and it refuses to start (asar integrity).
+ * - `ELECTRON_RUN_AS_NODE=1` does not turn it into Node, and `--inspect` opens no inspector (fuses).
+ * Asar integrity (macOS and Windows only) is packaged-asar.spec.ts.
  */
 import { type Browser, chromium, expect, type Page, test } from '@playwright/test';
-import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync, writeSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_LOCAL_DEMO_URL } from '../../../electron/core/profiles/built-in-profiles';
 import { startService } from '../../service/index';
-import { copyPackagedApp, dataFolderArgs, requirePackagedApp, resourcesOf, start, stop } from '../support/packaged-app';
+import { dataFolderArgs, requirePackagedApp, start, stop } from '../support/packaged-app';
 
 /** Keys and profiles → Remove key: the key leaves the keychain through the app that wrote it. */
 async function removeKeyThroughTheApp(page: Page): Promise<void> {
@@ -121,56 +121,6 @@ test.describe('the packaged app', () => {
       expect(inspected.output()).not.toMatch(/Debugger listening on/);
     } finally {
       await stop(inspected);
-    }
-  });
-
-  test('refuses to start when one byte of app.asar was changed (macOS, Windows)', async () => {
-    test.skip(
-      process.platform === 'linux',
-      'Electron checks asar integrity on macOS and Windows only (docs/tutorial/asar-integrity.md)',
-    );
-    // A copy of the whole app, so the package under test stays as built.
-    const copiedExe = copyPackagedApp(executable, home);
-    const asar = join(resourcesOf(copiedExe), 'app.asar');
-    // One byte of the archive's header: the name of a screen loaded only on first use. Without the
-    // integrity check the app would start as usual (that screen is not needed at start); with it,
-    // the header no longer matches the hash recorded at packaging and Electron stops.
-    const fd = openSync(asar, 'r+');
-    try {
-      const head = Buffer.alloc(Math.min(statSync(asar).size, 1 << 20));
-      readSync(fd, head, 0, head.length, 0);
-      const at = head.toString('latin1').search(/"OrdersScreen-[^"]+\.js"/);
-      expect(at, 'the header names the Store orders screen').toBeGreaterThan(0);
-      writeSync(fd, Buffer.from('o'), 0, 1, at + 1);
-    } finally {
-      closeSync(fd);
-    }
-    const tampered = start(copiedExe, ownData, env);
-    let browser: Browser | null = null;
-    try {
-      let outcome = await tampered.outcome;
-      if ('devtools' in outcome) {
-        // Chromium may be up before the archive is read: it must still not get to the app.
-        browser = await chromium.connectOverCDP(outcome.devtools).catch(() => null);
-        const page = browser?.contexts()[0]?.pages()[0];
-        const appShown = page
-          ?.getByTestId('active-profile-name')
-          .waitFor({ timeout: 60_000 })
-          .then(() => 'shown' as const)
-          .catch(() => 'not shown' as const);
-        const ended = new Promise<{ exit: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-          if (tampered.process.exitCode !== null || tampered.process.signalCode !== null)
-            resolve({ exit: tampered.process.exitCode, signal: tampered.process.signalCode });
-          else tampered.process.once('exit', (exit, signal) => resolve({ exit, signal }));
-        });
-        const first = await Promise.race([ended, appShown ?? ended]);
-        expect(first, `the tampered app showed its window\n${tampered.output()}`).not.toBe('shown');
-        outcome = await ended;
-      }
-      expect(outcome).not.toEqual({ exit: 0, signal: null });
-    } finally {
-      await browser?.close().catch(() => undefined);
-      await stop(tampered);
     }
   });
 });
