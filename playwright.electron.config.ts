@@ -4,10 +4,13 @@
  * (on Linux inside `xvfb-run -a` when there is no display).
  * - `electron`: every user-level spec of test/e2e/ but those about the browser host alone
  *   (`HOST_ONLY_SPECS`), plus the Electron-only specs in test/e2e/electron/, through
- *   Playwright's `_electron.launch` of the built app. Where the Electron binary is not installed
- *   (our machines cannot download it) every test is skipped and the reason printed once.
+ *   Playwright's `_electron.launch` of the built app folder. Where the Electron binary is not
+ *   installed (our machines cannot download it) every test is skipped and the reason printed once;
+ *   with `ADOPTION_REQUIRE_ELECTRON=1` (every CI job) the run fails instead, global setup naming
+ *   the missing binary in one line.
  * - `packaged`: the packaged app (`electron-builder --dir` with the real Electron) started as
- *   staff start it; skipped with the reason unless `ADOPTION_PACKAGED_APP` names its executable.
+ *   staff start it; skipped with the reason unless `ADOPTION_PACKAGED_APP` names its executable
+ *   (with `ADOPTION_REQUIRE_ELECTRON=1`, each test fails naming it).
  * The project's GitHub workflow (.github/workflows/ci.yml) runs both on Linux, macOS and Windows.
  */
 import { defineConfig } from '@playwright/test';

@@ -17,16 +17,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { copyPackagedApp, packagedApp, resourcesOf, start, stop } from '../support/packaged-app';
-
-const { executable, missing } = packagedApp();
-if (missing) console.log(`[packaged updates] skipped: ${missing}`);
+import { copyPackagedApp, dataFolderArgs, requirePackagedApp, resourcesOf, start, stop } from '../support/packaged-app';
 
 const MANIFEST = process.platform === 'darwin' ? 'latest-mac.yml' : 'latest.yml';
 const FILE = process.platform === 'darwin' ? 'Adoption-Desk-99.0.0-mac.zip' : 'Adoption-Desk-99.0.0-setup.exe';
 
 test.describe('the packaged app’s updates', () => {
-  test.skip(missing !== null, missing ?? '');
+  const executable = requirePackagedApp(test, 'packaged updates');
   test.skip(
     process.platform === 'linux',
     'electron-updater updates an AppImage on Linux only; the --dir build is not one (electron-updater AppImageUpdater)',
@@ -79,7 +76,7 @@ test.describe('the packaged app’s updates', () => {
 
     const env: NodeJS.ProcessEnv = { ...process.env, XDG_CONFIG_HOME: home, APPDATA: home };
     delete env.ELECTRON_RUN_AS_NODE;
-    const app = start(exe, [], env);
+    const app = start(exe, dataFolderArgs(join(home, 'user-data')), env);
     let browser: Browser | null = null;
     try {
       const outcome = await app.outcome;

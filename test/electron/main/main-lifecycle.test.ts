@@ -59,7 +59,7 @@ describe('main process: origin, permissions, menu, start-up failure', () => {
     expect(standIn.current.windows[0]?.loadedUrl).toBe(PAGE);
   });
 
-  it('lets the app page in the main window main frame write to the clipboard, and nothing else', async () => {
+  it('lets the app page in the main window main frame write to the clipboard and keep its storage, nothing else', async () => {
     await start();
     const win = standIn.current.windows[0]!;
     const { requestHandler, checkHandler } = standIn.current.permissions;
@@ -71,6 +71,8 @@ describe('main process: origin, permissions, menu, start-up failure', () => {
     const main = { requestingUrl: `${PAGE}#/diagnostics`, isMainFrame: true };
     expect(request(win.webContents, 'clipboard-sanitized-write', main)).toBe(true);
     expect(checkHandler?.(win.webContents, 'clipboard-sanitized-write', 'app://adoption-desk', main)).toBe(true);
+    expect(request(win.webContents, 'persistent-storage', main)).toBe(true);
+    expect(checkHandler?.(win.webContents, 'persistent-storage', 'app://adoption-desk', main)).toBe(true);
 
     const refused: [unknown, string, unknown][] = [
       [win.webContents, 'clipboard-read', main],
@@ -80,6 +82,8 @@ describe('main process: origin, permissions, menu, start-up failure', () => {
       [win.webContents, 'clipboard-sanitized-write', { isMainFrame: true }],
       [new FakeWebContents(), 'clipboard-sanitized-write', main],
       [null, 'clipboard-sanitized-write', main],
+      [win.webContents, 'persistent-storage', { requestingUrl: 'https://evil.example/', isMainFrame: true }],
+      [new FakeWebContents(), 'persistent-storage', main],
     ];
     for (const [contents, permission, details] of refused) {
       expect(request(contents, permission, details), `${permission} ${JSON.stringify(details)}`).toBe(false);
