@@ -34,7 +34,11 @@ function main(): void {
   if (settings.userDataDir) app.setPath('userData', settings.userDataDir);
   // Said at every start: the packaged-app spec reads it on each system (an organisation's root must be trusted).
   const roots = trustSystemCertificates(tls as Parameters<typeof trustSystemCertificates>[0]);
-  console.log(`system certificates: ${roots === null ? 'this runtime cannot add them' : `${roots} roots added`}`);
+  console.log(
+    roots === null
+      ? 'system certificates: this runtime cannot add them'
+      : `system certificates: ${roots.system} roots read, ${roots.added} added`,
+  );
 
   startMainProcess({
     outDir: import.meta.dirname,

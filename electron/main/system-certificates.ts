@@ -14,7 +14,8 @@
  *   /Library/Keychains/System.keychain, both writable by administrators only; never the user's login
  *   keychain). Only self-signed CA certificates are taken: a root, not a leaf or an intermediate.
  * - Linux: the distribution's bundle (the paths Go's crypto/x509 reads, root_linux.go).
- * The packaged-app spec checks the count printed at start on every system (test/e2e/packaged).
+ * The main process prints both counts at start; the packaged-app spec checks on every system that
+ * the system's roots were read (test/e2e/packaged).
  */
 import { execFileSync } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
@@ -79,11 +80,11 @@ export function rootsIn(pem: string): string[] {
   return [...roots];
 }
 
-/** Returns how many system roots were added, or null when the runtime cannot. */
+/** How many roots the system has, and how many of them Node did not trust already; null when the runtime cannot. */
 export function trustSystemCertificates(
   tls: TlsLike,
   options: { platform?: NodeJS.Platform; readRoots?: ReadSystemRoots } = {},
-): number | null {
+): { system: number; added: number } | null {
   if (typeof tls.getCACertificates !== 'function' || typeof tls.setDefaultCACertificates !== 'function') return null;
   const defaults = tls.getCACertificates('default');
   let system = tls.getCACertificates('system');
@@ -92,5 +93,5 @@ export function trustSystemCertificates(
   const known = new Set(defaults);
   const added = system.filter((certificate) => !known.has(certificate));
   if (added.length > 0) tls.setDefaultCACertificates([...defaults, ...added]);
-  return added.length;
+  return { system: system.length, added: added.length };
 }

@@ -10,10 +10,12 @@ import { readFileSync } from 'node:fs';
 /** The environment variable that makes a missing Electron, or a test not run, a failure. */
 export const REQUIRE_ELECTRON_ENV = 'ADOPTION_REQUIRE_ELECTRON';
 
-/** Whether this run must run the Electron projects (`1` or `true`). */
+/** Whether this run must run the Electron projects: `1`/`true` yes, unset/`0`/`false` no, anything else is a mistake. */
 export function electronRequired(env) {
   const value = env[REQUIRE_ELECTRON_ENV];
-  return value === '1' || value === 'true';
+  if (value === undefined || value === '' || value === '0' || value === 'false') return false;
+  if (value === '1' || value === 'true') return true;
+  throw new Error(`${REQUIRE_ELECTRON_ENV} must be 1 or 0, not "${value}"`);
 }
 
 /** Every test of a Playwright JSON report (`--reporter=json`, a run or `--list`), with its place and status. */

@@ -94,5 +94,6 @@ describe('every listed Electron test ran', () => {
     expect(log.mock.calls[0]?.[0]).toBe('[electron e2e] electron: 2 listed, 0 ran');
     expect(required({ ADOPTION_REQUIRE_ELECTRON: 'true' })).toBe(true);
     expect(required({ ADOPTION_REQUIRE_ELECTRON: '0' })).toBe(false);
+    expect(() => required({ ADOPTION_REQUIRE_ELECTRON: 'yes' })).toThrow('must be 1 or 0');
   });
 });

@@ -16,6 +16,7 @@
  *   the binary that wrote it (its ACL names the creating application), so a key Node wrote would
  *   make the app's read raise a Keychain prompt that blocks the run, and the packaged app cannot
  *   lend its binary to a helper (its RunAsNode fuse is off, as the second test checks);
+ * - the system's root certificates were read at start (printed by the main process);
  * - `ELECTRON_RUN_AS_NODE=1` does not turn it into Node, and `--inspect` opens no inspector (fuses).
  * Asar integrity (macOS and Windows only) is packaged-asar.spec.ts.
  */
@@ -74,6 +75,10 @@ test.describe('the packaged app', () => {
         (await context.waitForEvent('page', (p) => p.url().startsWith('app://') || p.url() === 'about:blank'));
       await page.waitForURL(/^app:\/\/adoption-desk\//);
       await expect(page.getByTestId('active-profile-name')).toHaveText('Local demo');
+      // An organisation's own root must be trusted on every system: the system's roots were read
+      // (electron/main/system-certificates.ts; Node in Electron was reported to read none on macOS).
+      const roots = /system certificates: (\d+) roots read, (\d+) added/.exec(app.output());
+      expect(Number(roots?.[1] ?? 0), app.output()).toBeGreaterThan(0);
 
       // The key, as staff give it: pasted under Keys and profiles and saved (by the app, in its keychain).
       await page.getByRole('link', { name: 'Keys and profiles' }).click();

@@ -30,10 +30,6 @@ test.describe('the packaged app’s archive', () => {
   test.afterEach(() => rmSync(home, { recursive: true, force: true }));
 
   test('refuses to start when one byte of app.asar was changed (macOS, Windows)', async () => {
-    test.skip(
-      process.platform === 'linux',
-      'Electron checks asar integrity on macOS and Windows only (docs/tutorial/asar-integrity.md)',
-    );
     // A copy of the whole app, so the package under test stays as built.
     const copiedExe = copyPackagedApp(executable, home);
     const asar = join(resourcesOf(copiedExe), 'app.asar');

@@ -6,6 +6,8 @@
  * fixtures load; everything that decides how the app is opened is here, free of Playwright, so it
  * is unit-tested (test/scripts/e2e-app-kind.test.ts).
  */
+// @ts-expect-error -- a plain ESM module of the test runner, without types
+import * as suite from '../../../scripts/lib/electron-suite.mjs';
 import type { ElectronBinary } from '../../../scripts/lib/electron-binary';
 
 export type AppKind = 'browser' | 'electron';
@@ -23,16 +25,11 @@ export function appKindFrom(env: NodeJS.ProcessEnv): AppKind {
 /**
  * Set on every CI job (the GitHub workflows): without the Electron binary (or the packaged app of
  * the `packaged` project) the Electron run FAILS, naming what is missing, instead of skipping. On
- * our machines, where the binary cannot be downloaded, it is unset and those tests skip.
+ * our machines, where the binary cannot be downloaded, it is unset and those tests skip. One
+ * definition, shared with scripts/test-all.mjs: scripts/lib/electron-suite.mjs.
  */
-export const REQUIRE_ELECTRON_ENV = 'ADOPTION_REQUIRE_ELECTRON';
-
-export function electronRequired(env: NodeJS.ProcessEnv): boolean {
-  const value = env[REQUIRE_ELECTRON_ENV];
-  if (value === undefined || value === '' || value === '0' || value === 'false') return false;
-  if (value === '1' || value === 'true') return true;
-  throw new Error(`${REQUIRE_ELECTRON_ENV} must be 1 or 0, not "${value}"`);
-}
+export const REQUIRE_ELECTRON_ENV: string = suite.REQUIRE_ELECTRON_ENV;
+export const electronRequired = suite.electronRequired as (env: NodeJS.ProcessEnv) => boolean;
 
 /** What the Electron project does: run, skip with the reason, or fail with one line naming what is missing. */
 export type Presence = { kind: 'run' } | { kind: 'skip'; reason: string } | { kind: 'fail'; message: string };

@@ -13,7 +13,7 @@ describe('trustSystemCertificates', () => {
         type === 'default' ? ['mozilla-a', 'mozilla-b'] : ['mozilla-a', 'org-root'],
       setDefaultCACertificates: (certificates: string[]) => void (set = certificates),
     };
-    expect(trustSystemCertificates(tls)).toBe(1);
+    expect(trustSystemCertificates(tls)).toEqual({ system: 2, added: 1 });
     expect(set).toEqual(['mozilla-a', 'mozilla-b', 'org-root']);
   });
 
@@ -23,7 +23,7 @@ describe('trustSystemCertificates', () => {
       getCACertificates: () => ['mozilla-a'],
       setDefaultCACertificates: () => void (calls += 1),
     };
-    expect(trustSystemCertificates(same)).toBe(0);
+    expect(trustSystemCertificates(same)).toEqual({ system: 1, added: 0 });
     expect(calls).toBe(0);
     expect(trustSystemCertificates({})).toBeNull();
   });
@@ -52,7 +52,7 @@ describe('when the system store reads as empty (Electron on macOS)', () => {
       },
     });
     expect(asked).toEqual(['darwin']);
-    expect(added).toBe(1);
+    expect(added).toEqual({ system: 1, added: 1 });
     expect(set).toHaveLength(mozilla.length + 1);
     expect(new X509Certificate(set!.at(-1)!).subject).toContain('CN=Example Shelter Inspection Root');
   });
@@ -67,10 +67,10 @@ describe('when the system store reads as empty (Electron on macOS)', () => {
       getCACertificates: (type: 'default' | 'system') => (type === 'default' ? ['mozilla-a'] : ['org-root']),
       setDefaultCACertificates: () => undefined,
     };
-    expect(trustSystemCertificates(withSystem, { platform: 'darwin', readRoots })).toBe(1);
+    expect(trustSystemCertificates(withSystem, { platform: 'darwin', readRoots })).toEqual({ system: 1, added: 1 });
     expect(asked).toBe(0);
     const empty = { getCACertificates: () => [], setDefaultCACertificates: () => undefined };
-    expect(trustSystemCertificates(empty, { platform: 'darwin', readRoots })).toBe(0);
+    expect(trustSystemCertificates(empty, { platform: 'darwin', readRoots })).toEqual({ system: 0, added: 0 });
     expect(asked).toBe(1);
   });
 
