@@ -71,7 +71,7 @@ describe('the journal file', () => {
 
     const read = await file.read();
     expect(read.records).toEqual([{ n: 1 }]);
-    expect(read.tornTail).toBe(torn);
+    expect(read.tornTail).toEqual(Buffer.from(torn));
     expect(readFileSync(path, 'utf8')).toBe(encodeLine({ n: 1 }));
     await file.append([{ n: 3 }]);
     expect((await file.read()).records).toEqual([{ n: 1 }, { n: 3 }]);
@@ -87,9 +87,11 @@ describe('the journal file', () => {
 
     const read = await file.read();
     expect(read.records).toEqual([{ name: 'Rex' }, { name: 'Olive' }]);
-    expect(read.damaged).toEqual([{ line: 2, text: damaged }]);
+    expect(read.damaged).toEqual([{ line: 2, text: damaged, bytes: Buffer.from(damaged) }]);
     expect(readFileSync(file.setAsidePath, 'utf8')).toBe(`${damaged}\n`);
-    expect(decodeJournal('not a line\n').damaged).toEqual([{ line: 1, text: 'not a line' }]);
+    expect(decodeJournal('not a line\n').damaged).toEqual([
+      { line: 1, text: 'not a line', bytes: Buffer.from('not a line') },
+    ]);
   });
 
   it('a line holding invalid UTF-8 beside a torn tail: the tail is cut at its byte, and the next record is read back', async () => {
