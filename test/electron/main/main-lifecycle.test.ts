@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createEventBus } from '../../../electron/core/api/event-bus';
 import { createAppCore } from '../../../electron/core/app-core';
 import { MemorySecretStore } from '../../../electron/core/keys/memory-secret-store';
+import type { MainCore } from '../../../electron/main/main-process';
 import { useLanguage } from '../../../src/shared/i18n';
 import { ok } from '../../../src/shared/result';
 import { createElectronStandIn, type ElectronStandIn, FakeWebContents } from './electron-stand-in';
@@ -33,7 +34,7 @@ describe('main process: origin, permissions, menu, start-up failure', () => {
     dispose,
   };
 
-  async function start(options: { packaged?: boolean; createCore?: (dataDir: string) => Promise<typeof core> } = {}) {
+  async function start(options: { packaged?: boolean; createCore?: (dataDir: string) => Promise<MainCore> } = {}) {
     const main = startMainProcess({
       outDir,
       createCore: options.createCore ?? (async () => core),
