@@ -6,3 +6,4 @@ export { defaultDataDir } from './app-data-dir';
 export { fileTimestamp, nodeSettingsFs, syncFolder, writeFileAtomic, type SettingsFs } from './atomic-file';
 export { DataFolderInUseError, LOCK_FILE, type ProcessProbe } from './folder-lock';
 export { type DataFolder, openDataFolder, type OpenDataFolderOptions } from './open-data-folder';
+export { makePrivateFolder } from './private-modes';

@@ -6,7 +6,7 @@
  */
 import { t } from '../../../src/shared/i18n';
 import { DataFolderInUseError, type FolderLock, lockDataFolder, type ProcessProbe } from './folder-lock';
-import * as fs from 'node:fs/promises';
+import { makePrivateFolder, tightenModes } from './private-modes';
 
 export interface DataFolder {
   readonly path: string;
@@ -24,7 +24,8 @@ export interface OpenDataFolderOptions {
 export async function openDataFolder(dataDir: string, options: OpenDataFolderOptions = {}): Promise<DataFolder> {
   let lock: FolderLock;
   try {
-    await fs.mkdir(dataDir, { recursive: true });
+    await makePrivateFolder(dataDir);
+    for (const problem of await tightenModes(dataDir, options.platform)) options.logError?.(`data folder: ${problem}`);
     lock = await lockDataFolder(dataDir, options.probe ? { probe: options.probe } : {});
   } catch (error) {
     if (error instanceof DataFolderInUseError) throw error;

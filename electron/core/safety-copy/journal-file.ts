@@ -134,7 +134,7 @@ export class JournalFile {
 
   /** Replaces the whole file with these records, atomically. */
   async replace(records: readonly unknown[]): Promise<void> {
-    await this.fs.mkdir(dirname(this.path), { recursive: true });
+    await this.fs.mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
     await writeFileAtomic(this.fs, this.path, records.map(encodeLine).join(''));
   }
 
@@ -145,7 +145,8 @@ export class JournalFile {
   }
 
   private async appendTo(path: string, data: string | Buffer): Promise<void> {
-    await this.fs.mkdir(dirname(path), { recursive: true });
+    // The staff member's alone (data-folder/private-modes.ts): the folder 0700, the files 0600.
+    await this.fs.mkdir(dirname(path), { recursive: true, mode: 0o700 });
     // 'wx' first: only the append that creates the file fsyncs the folder as well.
     let created = true;
     let handle: nodeFs.FileHandle;
