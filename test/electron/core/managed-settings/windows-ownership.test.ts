@@ -6,7 +6,7 @@
  * real files through Get-Acl.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -166,12 +166,20 @@ describe.skipIf(!onWindows)('Windows ownership through Get-Acl (Windows only)', 
       writeFileSync(file, '{}');
       execFileSync('icacls', [file, '/grant', '*S-1-1-0:(M)']);
       expect(windowsAclProblem(file, await readWindowsAcl(file, run), 'file')).not.toBeNull();
-      // a junction (no privilege needed to make one, as a standard user could in ProgramData)
+      // a junction (no privilege needed to make one, as a standard user could in ProgramData), to a
+      // folder of the test's own; its attributes are the link's, whatever the target's descriptor
+      const elsewhere = join(folder, 'elsewhere');
+      mkdirSync(elsewhere);
       const junction = join(folder, 'Adoption Desk');
-      symlinkSync(join(process.env.SystemRoot ?? 'C:\\Windows', 'System32'), junction, 'junction');
-      const seen = await readWindowsAcl(junction, run);
-      expect(seen.attributes & REPARSE_POINT).toBe(REPARSE_POINT);
-      expect(windowsAclProblem(junction, seen, 'folder')).toMatch(/is a junction or symbolic link/);
+      symlinkSync(elsewhere, junction, 'junction');
+      try {
+        const seen = await readWindowsAcl(junction, run);
+        expect(seen.attributes & REPARSE_POINT).toBe(REPARSE_POINT);
+        expect(windowsAclProblem(junction, seen, 'folder')).toMatch(/is a junction or symbolic link/);
+        expect((await readWindowsAcl(elsewhere, run)).attributes & REPARSE_POINT).toBe(0);
+      } finally {
+        unlinkSync(junction);
+      }
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
