@@ -90,18 +90,18 @@ export interface FolderLock {
 /** The nonces of the locks this process holds (a second core in this process is refused as well). */
 const held = new Set<string>();
 
-/**
- * Takes `dataDir`'s lock (the folder must exist), or throws DataFolderInUseError naming the
- * process that holds it. The lock is let go by `release()`, and by the process's `exit` event
- * (also an uncaught exception; Electron emits it on quit, lib/browser/init.ts); a process killed
- * outright leaves the file, which the next start takes over.
- */
 export interface LockOptions {
   probe?: ProcessProbe;
   /** How a look again at a lock still being written waits (tests pass one that does not). */
   wait?: (ms: number) => Promise<void>;
 }
 
+/**
+ * Takes `dataDir`'s lock (the folder must exist), or throws DataFolderInUseError naming the
+ * process that holds it. The lock is let go by `release()`, and by the process's `exit` event
+ * (also an uncaught exception; Electron emits it on quit, lib/browser/init.ts); a process killed
+ * outright leaves the file, which the next start takes over.
+ */
 export async function lockDataFolder(dataDir: string, options: LockOptions = {}): Promise<FolderLock> {
   const { probe = systemProcessProbe(), wait = (ms) => new Promise<void>((done) => setTimeout(done, ms)) } = options;
   const path = join(dataDir, LOCK_FILE);
