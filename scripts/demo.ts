@@ -131,7 +131,8 @@ async function main(): Promise<number> {
 
   buildIfNeeded();
   const dataDir = defaultDataDir();
-  mkdirSync(dataDir, { recursive: true });
+  // The staff member's alone, as the core makes it (electron/core/data-folder/private-modes.ts).
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const service = await startDemoService(dataDir);
   say(serviceAddressLine(service.url, service.animalCount(), DEMO_KEY));
   try {

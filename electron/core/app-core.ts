@@ -22,13 +22,18 @@ import {
 import { type BuiltInSource, ProfileStore } from './profiles';
 import { RateLimitGovernor } from './rate-limit';
 import { ConnectivityTracker, createServiceClient, DiagnosticsLog, type ServiceClientOptions } from './service';
+import { type DataFolder, openDataFolder } from './data-folder';
 import { SafetyCopy, type JournalFs } from './safety-copy';
 import { readUpdateSettings, trustedSettings, UpdatePolicy, type UpdaterPort, type UpdateTrust } from './updates';
 
 export interface AppCoreOptions {
   /** Node's `fetch`, in the app (electron/main/index.ts says why) and in the browser host. */
   fetch: typeof fetch;
-  /** The app's data folder (profiles.json lives there). */
+  /**
+   * The app's data folder (profiles.json and the safety copy live there). The core makes it
+   * private and holds it for this process until disposed (data-folder/open-data-folder.ts): a
+   * second core on it, in this process or another, is refused.
+   */
   dataDir: string;
   secretStore: SecretStore;
   /**
@@ -107,6 +112,23 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   const scrubber = new Scrubber();
   const logError = (message: string): void =>
     (options.logError ?? ((line: string) => console.error(line)))(scrubber.text(message));
+  // First of all: one process per data folder (the safety copy is compacted from memory).
+  const dataFolder = await openDataFolder(options.dataDir, { logError });
+  try {
+    return await wireCore(options, clock, scrubber, logError, dataFolder);
+  } catch (error) {
+    await dataFolder.close();
+    throw error;
+  }
+}
+
+async function wireCore(
+  options: AppCoreOptions,
+  clock: Clock,
+  scrubber: Scrubber,
+  logError: (message: string) => void,
+  dataFolder: DataFolder,
+): Promise<AppCore> {
   const bus = createEventBus((error) => logError(`event listener failed: ${String(error)}`));
   const events: EventBus = { ...bus, emit: (event, payload) => bus.emit(event, scrubber.value(payload)) };
   const profiles = await ProfileStore.open({
@@ -388,6 +410,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       for (const governor of idleGovernors.values()) governor.dispose();
       await proxies.close();
       idleGovernors.clear();
+      await dataFolder.close();
     },
   };
 }

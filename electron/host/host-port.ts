@@ -44,7 +44,7 @@ export async function readRememberedAddress(dataDir: string): Promise<Remembered
 }
 
 export async function rememberAddress(dataDir: string, port: number, site: string): Promise<void> {
-  await nodeSettingsFs.mkdir(dataDir, { recursive: true });
+  await nodeSettingsFs.mkdir(dataDir, { recursive: true, mode: 0o700 });
   await writeFileAtomic(
     nodeSettingsFs,
     join(dataDir, HOST_PORT_FILE),

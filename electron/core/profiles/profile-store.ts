@@ -59,7 +59,7 @@ export class ProfileStore {
     const fs = options.fs ?? nodeSettingsFs;
     const builtIns = await loadBuiltInProfiles(options.builtIns, { localDemoUrl: options.localDemoUrl, fs });
     const store = new ProfileStore(options, builtIns.profiles, builtIns.updates);
-    await fs.mkdir(options.dataDir, { recursive: true }).catch(() => undefined);
+    await fs.mkdir(options.dataDir, { recursive: true, mode: 0o700 }).catch(() => undefined);
     const problems = [...builtIns.problems, ...(await store.#load())];
     store.#notice = problems.length ? problems.join(' ') : null;
     return store;

@@ -176,6 +176,18 @@ addEnglish({
   'core.conflict': () => 'The service is still working on this same request; it will be tried again.',
   'core.coreFailed': () => 'Something went wrong in the app core.',
   'core.dailyNotice': () => 'The daily request quota of this key is used up. Requests resume when it resets.',
+  'core.dataFolderInUse': (d) =>
+    'Another Adoption Desk is already using the data folder ' +
+    d.dataDir +
+    ' (process ' +
+    d.pid +
+    '): the desktop app or `npm run host`. Two at once could each erase from disk animals the other saved, so this one did not start. Close the other one, then start again.',
+  'core.dataFolderUnusable': (d) =>
+    'The data folder ' +
+    d.dataDir +
+    ' could not be opened (' +
+    d.why +
+    '), so Adoption Desk did not start. Check that it exists and that you may write to it.',
   'core.duplicateIds': (d) =>
     'Duplicate ids in the answer: ' +
     d.ids +

@@ -183,6 +183,18 @@ const messages: Messages = {
   'core.coreFailed': () => 'Algo salió mal en el núcleo de la app.',
   'core.dailyNotice': () =>
     'Se agotó la cuota diaria de peticiones de esta clave. Las peticiones se reanudan cuando se restablezca.',
+  'core.dataFolderInUse': (d) =>
+    'Otro Adoption Desk ya está usando la carpeta de datos ' +
+    d.dataDir +
+    ' (proceso ' +
+    d.pid +
+    '): la aplicación de escritorio o `npm run host`. Los dos a la vez podrían borrar del disco animales que guardó el otro, así que este no se inició. Cierra el otro y vuelve a iniciar.',
+  'core.dataFolderUnusable': (d) =>
+    'No se pudo abrir la carpeta de datos ' +
+    d.dataDir +
+    ' (' +
+    d.why +
+    '), así que Adoption Desk no se inició. Comprueba que existe y que puedes escribir en ella.',
   'core.duplicateIds': (d) =>
     'Ids repetidos en la respuesta: ' +
     d.ids +

@@ -219,6 +219,7 @@ describe("the organisation's settings", () => {
     });
 
     const SYSTEM_ONLY: WindowsAcl = {
+      attributes: 0x10,
       owner: 'S-1-5-32-544',
       rules: [
         { sid: 'S-1-5-18', rights: 2032127, allow: true, inheritOnly: false },
@@ -227,6 +228,7 @@ describe("the organisation's settings", () => {
       ],
     };
     const PLANTED: WindowsAcl = {
+      attributes: 0x20,
       owner: 'S-1-5-21-1004336348-1177238915-682003330-1001',
       rules: [
         { sid: 'S-1-5-21-1004336348-1177238915-682003330-1001', rights: 2032127, allow: true, inheritOnly: false },
@@ -250,6 +252,21 @@ describe("the organisation's settings", () => {
       });
       expect(refused.production?.baseUrl).toBeNull();
       expect(refused.notice).toContain(`${file} belongs to ${PLANTED.owner}, not to the administrators`);
+    });
+
+    it('refuses %ProgramData%\\Adoption Desk when it is a junction, before its owner is looked at, and never reads the file (issue 31, item 8)', async () => {
+      const file = join(machine, 'profiles.json');
+      writeFile(file, ADDRESSES);
+      const read: string[] = [];
+      const refused = await shown({
+        platform: 'win32',
+        // Attributes as Get-Item reports a junction: Directory, ReparsePoint (0x10 | 0x400)
+        windowsAcl: async (path) => (path === file ? SYSTEM_ONLY : { ...SYSTEM_ONLY, attributes: 0x10 | 0x400 }),
+        readFile: async (path) => (read.push(path), JSON.stringify(ADDRESSES)),
+      });
+      expect(refused.production?.baseUrl).toBeNull();
+      expect(refused.notice).toContain(`${machine} is a junction or symbolic link (a reparse point) to another place`);
+      expect(read).toEqual([]);
     });
 
     it('names the usual machine-wide file on each system', () => {
