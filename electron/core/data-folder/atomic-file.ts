@@ -43,12 +43,43 @@ export async function writeFileAtomic(fs: SettingsFs, path: string, text: string
     } finally {
       await handle.close();
     }
-    await fs.rename(temp, path);
+    await renameOver(fs, temp, path);
   } catch (error) {
     if (created) await fs.rm(temp, { force: true }).catch(() => undefined);
     throw error;
   }
   await syncFolder(fs, dirname(path));
+}
+
+/** Errors of a rename over a file that another process holds open on Windows for a moment. */
+const BUSY = new Set(['EPERM', 'EACCES', 'EBUSY']);
+
+/**
+ * Renames `from` over `to`. On Windows the rename (MoveFileExW with MOVEFILE_REPLACE_EXISTING) fails
+ * with EPERM, EACCES or EBUSY while another process holds `to` open without sharing its deletion: an
+ * antivirus scan, the search indexer, a backup, for a moment. There it is tried again for about two
+ * seconds (10 ms more each time, as graceful-fs backs off: polyfills.js, win32 `rename`) before the
+ * error is given; elsewhere the first answer is final.
+ */
+export async function renameOver(
+  fs: Pick<SettingsFs, 'rename'>,
+  from: string,
+  to: string,
+  options: { platform?: NodeJS.Platform; wait?: (ms: number) => Promise<void> } = {},
+): Promise<void> {
+  const wait = options.wait ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  let waited = 0;
+  for (let backoff = 10; ; backoff = Math.min(backoff + 10, 100)) {
+    try {
+      await fs.rename(from, to);
+      return;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? '';
+      if ((options.platform ?? process.platform) !== 'win32' || !BUSY.has(code) || waited >= 2_000) throw error;
+      await wait(backoff);
+      waited += backoff;
+    }
+  }
 }
 
 /** Fsyncs a folder, so that a file just created or renamed in it is on disk too (a no-op where unsupported). */

@@ -20,7 +20,12 @@ import * as fs from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type SettingsFs, TEMP_FILE_FLAGS, writeFileAtomic } from '../../../../electron/core/data-folder/atomic-file';
+import {
+  renameOver,
+  type SettingsFs,
+  TEMP_FILE_FLAGS,
+  writeFileAtomic,
+} from '../../../../electron/core/data-folder/atomic-file';
 
 const folders: string[] = [];
 afterEach(() => {
@@ -96,3 +101,41 @@ describe('writeFileAtomic', () => {
 });
 if (process.platform === 'win32')
   console.log('atomic-file: the planted-link case skipped: symbolic links need a privilege on Windows');
+
+describe('renaming over a file another process holds open (Windows)', () => {
+  const busy = (code: string) => Object.assign(new Error(`${code}: operation not permitted, rename`), { code });
+
+  it('tries again while Windows says the target is busy, then succeeds', async () => {
+    const waits: number[] = [];
+    let calls = 0;
+    const flaky = {
+      rename: async () => {
+        calls += 1;
+        if (calls <= 3) throw busy(['EPERM', 'EBUSY', 'EACCES'][calls - 1]!);
+      },
+    };
+    await renameOver(flaky, 'a.tmp', 'a', { platform: 'win32', wait: async (ms) => void waits.push(ms) });
+    expect(calls).toBe(4);
+    expect(waits).toEqual([10, 20, 30]);
+  });
+
+  it('gives the error after about two seconds, and at once elsewhere or for other errors', async () => {
+    const waits: number[] = [];
+    const alwaysBusy = { rename: async () => Promise.reject(busy('EPERM')) };
+    await expect(
+      renameOver(alwaysBusy, 'a.tmp', 'a', { platform: 'win32', wait: async (ms) => void waits.push(ms) }),
+    ).rejects.toMatchObject({ code: 'EPERM' });
+    expect(waits.reduce((sum, ms) => sum + ms, 0)).toBeGreaterThanOrEqual(2_000);
+    expect(waits.reduce((sum, ms) => sum + ms, 0)).toBeLessThan(2_200);
+    const never = async () => {
+      throw new Error('no wait expected');
+    };
+    await expect(renameOver(alwaysBusy, 'a.tmp', 'a', { platform: 'linux', wait: never })).rejects.toMatchObject({
+      code: 'EPERM',
+    });
+    const missing = { rename: async () => Promise.reject(busy('ENOENT')) };
+    await expect(renameOver(missing, 'a.tmp', 'a', { platform: 'win32', wait: never })).rejects.toMatchObject({
+      code: 'ENOENT',
+    });
+  });
+});
