@@ -8,6 +8,7 @@
 import { join } from 'node:path';
 import { type AppCore, type AppCoreOptions, createAppCore, envProxyResolver } from '../core';
 import { otherPortNotice, PortTakenError, readRememberedAddress, rememberAddress } from './host-port';
+import { AddressTakenError } from './loopback-listen';
 import { newSiteName } from './request-guard';
 import { type BrowserHost, startBrowserHost } from './server';
 
@@ -19,7 +20,7 @@ export interface AppOnHostOptions extends Omit<AppCoreOptions, 'fetch' | 'builtI
   resourcesDir?: string;
   /** The built renderer (default `out/renderer`). */
   rendererDir?: string;
-  /** Port on 127.0.0.1 (default: the remembered one with `stablePort`, else any free port). */
+  /** Port on 127.0.0.1 and [::1] (default: the remembered one with `stablePort`, else any free port). */
   port?: number;
   /** Remember the port in the data folder and start on it again (`npm run host`, `npm run demo`). */
   stablePort?: boolean;
@@ -56,9 +57,9 @@ export async function startAppOnHost(options: AppOnHostOptions): Promise<AppOnHo
     });
   } catch (error) {
     await core.dispose();
-    const inUse = (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
-    throw stablePort && inUse && port === remembered?.port
-      ? new PortTakenError(port, remembered.site, options.dataDir)
+    // On the remembered port, say where this data folder's queue is too.
+    throw stablePort && error instanceof AddressTakenError && port === remembered?.port
+      ? new PortTakenError(port, error.address, remembered.site, options.dataDir)
       : error;
   }
   if (stablePort && (remembered === null || remembered.site === null)) {

@@ -1,6 +1,7 @@
 /**
- * The loopback browser host: the built renderer and the app's router over HTTP on
- * 127.0.0.1, so the whole app runs in a plain browser. Protocol (src/shared/host-protocol.ts):
+ * The loopback browser host: the built renderer and the app's router over HTTP on this
+ * computer's loopback addresses, 127.0.0.1 and [::1] on one port (loopback-listen.ts says why
+ * both), so the whole app runs in a plain browser. Protocol (src/shared/host-protocol.ts):
  * - `GET /?launch=<secret>` (a one-time launch URL, `createLaunchUrl`) sets the session
  *   cookie and redirects to the clean URL (launch-session.ts);
  * - with that session: `GET /…` serves `out/renderer`; `POST /api/<channel>` with a JSON
@@ -10,7 +11,6 @@
  * (a page load gets a page that says how to open the app).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { API_PREFIX, EVENTS_PATH, LAUNCH_PARAM } from '../../src/shared/host-protocol';
@@ -20,6 +20,7 @@ import { t } from '../../src/shared/i18n';
 import { BodyTooLarge, readCapped, type Router } from '../core';
 import { createEventStreams, type EventSourceLike } from './event-stream';
 import { howToOpenPage, LaunchSessions } from './launch-session';
+import { listenOnLoopback } from './loopback-listen';
 import { checkOrigin, newSiteName, ownHosts } from './request-guard';
 import { SECURITY_HEADERS, sendHtml, sendPlain, serveStatic } from './static-files';
 
@@ -31,10 +32,11 @@ export interface BrowserHostOptions {
   events: EventSourceLike;
   /** The built renderer; default `out/renderer` (relative to the working directory). */
   rendererDir?: string;
-  /** 0 (default) picks a free port. */
+  /**
+   * 0 (default) picks a port free on both loopback addresses. A port given is refused
+   * (`AddressTakenError`) when 127.0.0.1 or [::1] is held there by another program.
+   */
   port?: number;
-  /** Loopback only; default 127.0.0.1. */
-  host?: string;
   /**
    * The host's own name, a DNS label: the app is at `http://<siteName>.localhost:PORT` (browsers
    * resolve `*.localhost` to loopback), so its session cookie belongs to that name alone and no
@@ -57,8 +59,6 @@ export interface BrowserHost {
   stop(): Promise<void>;
 }
 
-const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
-
 function sendJson(response: ServerResponse, status: number, body: Result<unknown>): void {
   const text = JSON.stringify(body);
   response.writeHead(status, {
@@ -71,8 +71,6 @@ function sendJson(response: ServerResponse, status: number, body: Result<unknown
 }
 
 export async function startBrowserHost(options: BrowserHostOptions): Promise<BrowserHost> {
-  const bindHost = options.host ?? '127.0.0.1';
-  if (!LOOPBACK.has(bindHost)) throw new Error(`The browser host listens on this computer only, not on ${bindHost}.`);
   const rendererDir = resolve(options.rendererDir ?? 'out/renderer');
   const logError = options.logError ?? ((message: string) => console.error(message));
   const streams = createEventStreams(options.events, options.heartbeatMs ?? 15_000);
@@ -145,22 +143,16 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     return serveStatic(rendererDir, url.pathname, response, method === 'HEAD');
   }
 
-  const server = createServer((request, response) => {
-    handle(request, response).catch((error: unknown) => {
-      logError(`browser host: ${request.method} ${request.url?.split('?')[0]} failed (${String(error)})`);
-      if (!response.headersSent) sendPlain(response, 500, t('host.internalError'));
-      else response.destroy();
+  const makeServer = () =>
+    createServer((request, response) => {
+      handle(request, response).catch((error: unknown) => {
+        logError(`browser host: ${request.method} ${request.url?.split('?')[0]} failed (${String(error)})`);
+        if (!response.headersSent) sendPlain(response, 500, t('host.internalError'));
+        else response.destroy();
+      });
     });
-  });
 
-  await new Promise<void>((resolveListen, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, bindHost, () => {
-      server.off('error', reject);
-      resolveListen();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
+  const { port, servers } = await listenOnLoopback(makeServer, options.port ?? 0);
   const site = `${options.siteName ?? newSiteName()}.localhost`;
   allowedHosts = ownHosts(site, port);
   sessions = new LaunchSessions(port, options.clock);
@@ -172,10 +164,15 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     createLaunchUrl: () => sessions.createLaunchUrl(origin),
     async stop() {
       streams.closeAll();
-      await new Promise<void>((resolveClose) => {
-        server.close(() => resolveClose());
-        server.closeAllConnections();
-      });
+      await Promise.all(
+        servers.map(
+          (server) =>
+            new Promise<void>((resolveClose) => {
+              server.close(() => resolveClose());
+              server.closeAllConnections();
+            }),
+        ),
+      );
     },
   };
 }

@@ -58,7 +58,7 @@ function canBindV6(port: number): Promise<string> {
 }
 
 /** The sentence the host prints when one of its two addresses is held by another program. */
-const takenSentence = (port: number) => new RegExp(`\\[::1\\]:${port}.*(in use|taken)`, 's');
+const takenSentence = (port: number) => `Port ${port} on [::1] is in use, so Adoption Desk did not start.`;
 
 test.describe('the browser host and the IPv6 loopback address', () => {
   test.use({ serviceOptions: { seedAnimals: 3 } });
@@ -110,7 +110,7 @@ test.describe('the browser host and the IPv6 loopback address', () => {
       logFile: join(dataDir, 'host.log'),
     };
     const outcome = await startDespiteSquatter(options, browser);
-    expect(outcome).toMatch(takenSentence(port));
+    expect(outcome).toContain(takenSentence(port));
     expect(squatter.seen).toEqual([]);
   });
 
@@ -133,7 +133,7 @@ test.describe('the browser host and the IPv6 loopback address', () => {
     await first.stop();
     squatter = await squat(port);
     const outcome = await startDespiteSquatter(options, browser);
-    expect(outcome).toMatch(takenSentence(port));
+    expect(outcome).toContain(takenSentence(port));
     expect(squatter.seen).toEqual([]);
   });
 

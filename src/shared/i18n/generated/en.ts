@@ -462,6 +462,18 @@ addEnglish({
   'diagnostics.storageQuiet': () => 'Nothing has happened to the storage since this window opened.',
   'diagnostics.title': () => 'Diagnostics',
   'diagnostics.updatesHeading': () => 'Updates of Adoption Desk',
+  'host.addressTaken': (d) =>
+    'Port ' +
+    d.port +
+    ' on ' +
+    d.address +
+    " is in use, so Adoption Desk did not start. Browsers open its address at both of this computer's loopback addresses, 127.0.0.1 and [::1] (the IPv6 one first), so whatever listens on either would receive the launch link and the session. Stop what holds the port (find it with `ss -ltnp 'sport = :" +
+    d.port +
+    "'` on Linux, `lsof -nP -iTCP:" +
+    d.port +
+    ' -sTCP:LISTEN` on macOS or `netstat -ano | findstr :' +
+    d.port +
+    '` on Windows), or start on another port with --port N.',
   'host.bodyNotJson': () => 'The request body is not valid JSON.',
   'host.bodyNotJsonType': () => 'The body must be application/json',
   'host.bodyTooLarge': () => 'The request body is larger than 1 MiB',
@@ -492,7 +504,9 @@ addEnglish({
   'host.portTaken': (d) =>
     'Port ' +
     d.port +
-    ' on 127.0.0.1 is in use, so Adoption Desk did not start. This data folder (' +
+    ' on ' +
+    d.address +
+    " is in use, so Adoption Desk did not start. Browsers open its address at both of this computer's loopback addresses, 127.0.0.1 and [::1] (the IPv6 one first), so whatever listens on either would receive the launch link and the session. This data folder (" +
     d.dataDir +
     ') always opens at ' +
     d.origin +

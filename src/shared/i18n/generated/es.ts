@@ -500,6 +500,18 @@ const messages: Messages = {
   'diagnostics.storageQuiet': () => 'No le ha pasado nada al almacenamiento desde que se abrió esta ventana.',
   'diagnostics.title': () => 'Diagnóstico',
   'diagnostics.updatesHeading': () => 'Actualizaciones de Adoption Desk',
+  'host.addressTaken': (d) =>
+    'El puerto ' +
+    d.port +
+    ' de ' +
+    d.address +
+    " está en uso, así que Adoption Desk no se inició. Los navegadores abren su dirección en las dos direcciones de bucle local de este equipo, 127.0.0.1 y [::1] (primero la IPv6), así que lo que escuche en cualquiera de ellas recibiría el enlace de inicio y la sesión. Detén lo que ocupa el puerto (averígualo con `ss -ltnp 'sport = :" +
+    d.port +
+    "'` en Linux, `lsof -nP -iTCP:" +
+    d.port +
+    ' -sTCP:LISTEN` en macOS o `netstat -ano | findstr :' +
+    d.port +
+    '` en Windows), o inicia en otro puerto con --port N.',
   'host.bodyNotJson': () => 'El cuerpo de la petición no es JSON válido.',
   'host.bodyNotJsonType': () => 'El cuerpo debe ser application/json',
   'host.bodyTooLarge': () => 'El cuerpo de la petición ocupa más de 1 MiB',
@@ -530,7 +542,9 @@ const messages: Messages = {
   'host.portTaken': (d) =>
     'El puerto ' +
     d.port +
-    ' de 127.0.0.1 está en uso, así que Adoption Desk no se inició. Esta carpeta de datos (' +
+    ' de ' +
+    d.address +
+    ' está en uso, así que Adoption Desk no se inició. Los navegadores abren su dirección en las dos direcciones de bucle local de este equipo, 127.0.0.1 y [::1] (primero la IPv6), así que lo que escuche en cualquiera de ellas recibiría el enlace de inicio y la sesión. Esta carpeta de datos (' +
     d.dataDir +
     ') siempre se abre en ' +
     d.origin +

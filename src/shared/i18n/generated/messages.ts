@@ -313,6 +313,7 @@ export interface Messages {
   'diagnostics.storageQuiet': () => string;
   'diagnostics.title': () => string;
   'diagnostics.updatesHeading': () => string;
+  'host.addressTaken': (d: { address: string | number; port: string | number }) => string;
   'host.bodyNotJson': () => string;
   'host.bodyNotJsonType': () => string;
   'host.bodyTooLarge': () => string;
@@ -324,7 +325,12 @@ export interface Messages {
   'host.openPageTitle': () => string;
   'host.openPageWhy': (d: { example: string | number }) => string;
   'host.otherPort': (d: { origin: string | number; usual: string | number }) => string;
-  'host.portTaken': (d: { dataDir: string | number; origin: string | number; port: string | number }) => string;
+  'host.portTaken': (d: {
+    address: string | number;
+    dataDir: string | number;
+    origin: string | number;
+    port: string | number;
+  }) => string;
   'host.running': (d: { dataDir: string | number; url: string | number }) => string;
   'host.useGet': () => string;
   'host.usePost': () => string;
