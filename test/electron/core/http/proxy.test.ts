@@ -10,10 +10,19 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type AppCore, createAppCore } from '../../../../electron/core/app-core';
-import { envProxyResolver, noProxyCovers, parsePacResult } from '../../../../electron/core/http/proxy';
+import { sendHttp } from '../../../../electron/core/http/http-client';
+import {
+  DIRECT,
+  envProxyResolver,
+  noProxyCovers,
+  parsePacResult,
+  ProxyRouter,
+} from '../../../../electron/core/http/proxy';
 import { MemorySecretStore } from '../../../../electron/core/keys/memory-secret-store';
 import { storeBoundKey } from '../../../../electron/core/keys/bound-key';
 import { type RunningService, startService } from '../../../service/index';
+import { systemClock } from '../../../../src/shared/clock';
+import { type ProxyTap, startProxyTap } from '../../../support/proxy-tap';
 import { type RunningProxy, startProxy, tinyproxyAvailable } from '../../../support/tinyproxy';
 
 const RESOURCES = resolve(import.meta.dirname, '../../../../resources');
@@ -201,6 +210,128 @@ describe.skipIf(!hasProxy)('the app core behind a real proxy (tinyproxy)', { tim
         code: 'offline',
         notSent: true,
         message: 'The proxy at 127.0.0.1:1 could not be reached. Check the network connection.',
+      },
+    });
+  });
+});
+
+/**
+ * Issue 31, item 4: the key to a proxy in clear. With HTTP_PROXY set, a loopback http:// service
+ * (Local demo, a tunnel) was sent through the proxy, `Authorization: Bearer <key>` included, and
+ * `NO_PROXY=localhost` does not name 127.0.0.1. A tap in front of a real tinyproxy keeps every byte
+ * the proxy receives (tinyproxy logs request lines only): no request for a loopback service may
+ * reach it, and no `Authorization` header ever, outside TLS inside a CONNECT tunnel.
+ */
+describe.skipIf(!hasProxy)('the key never reaches a proxy in clear (issue 31, item 4)', { timeout: 20_000 }, () => {
+  let dataDir: string;
+  let service: RunningService;
+  let proxy: RunningProxy;
+  let tap: ProxyTap;
+  let core: AppCore | null = null;
+  const KEY = 'k-never-to-a-proxy-77';
+
+  beforeEach(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'adoption-proxy-clear-'));
+    service = await startService({ port: 0, keys: { [KEY]: 'free' }, seedAnimals: 3 });
+    proxy = await startProxy();
+    tap = await startProxyTap(proxy.port);
+  });
+
+  afterEach(async () => {
+    await core?.dispose();
+    core = null;
+    await tap.stop();
+    await proxy.stop();
+    await service.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('a loopback http:// service goes straight, with NO_PROXY=localhost: the proxy sees nothing', async () => {
+    const secretStore = new MemorySecretStore();
+    await storeBoundKey(secretStore, 'local', service.url, KEY);
+    core = await createAppCore({
+      fetch: globalThis.fetch,
+      dataDir,
+      secretStore,
+      builtIns: { file: join(RESOURCES, 'profiles.json') },
+      localDemoUrl: service.url,
+      proxy: envProxyResolver({ HTTP_PROXY: `http://${tap.address}`, NO_PROXY: 'localhost' }),
+      http: { headersTimeoutMs: 5000, totalTimeoutMs: 5000 },
+      logError: () => {},
+    });
+    const listed = await core.router.handle('listPets', { profileId: 'local', query: { limit: 3 } });
+    const created = await core.router.handle('createPet', {
+      profileId: 'local',
+      animal: { name: 'Not through the proxy', categoryId: '2' },
+      idempotencyKey: crypto.randomUUID(),
+    });
+    const seen = tap.seen();
+    expect(seen.match(/^[A-Z]+ \S+ HTTP\/1\.1$/gm) ?? [], 'request lines the proxy received').toEqual([]);
+    expect(seen, 'what the proxy received').not.toMatch(/authorization/i);
+    expect(seen).not.toContain(KEY);
+    expect(await proxy.requests()).toEqual([]);
+    expect(tap.connections()).toBe(0);
+    expect(listed).toMatchObject({ ok: true });
+    expect(created).toMatchObject({ ok: true });
+    const diagnostics = await core.router.handle('diagnostics', {});
+    const vias = diagnostics.ok ? (diagnostics.data as { entries: Array<{ via?: string }> }).entries : [];
+    expect(new Set(vias.map((entry) => entry.via))).toEqual(new Set(['DIRECT']));
+  });
+
+  it('every loopback name and address goes straight, whatever HTTP_PROXY and NO_PROXY say', async () => {
+    const resolver = envProxyResolver({ HTTP_PROXY: `http://${tap.address}`, HTTPS_PROXY: `http://${tap.address}` });
+    for (const url of [
+      'http://127.0.0.1:4010/v1',
+      'http://127.8.9.10/v1',
+      'http://[::1]:4010/v1',
+      'http://[0:0:0:0:0:0:0:1]/v1',
+      'http://[::ffff:127.0.0.1]:4010/v1',
+      'http://localhost:4010/v1',
+      'http://LOCALHOST.:4010/v1',
+      'http://tunnel.localhost:4010/v1',
+      'https://127.0.0.1:8443/v1',
+    ]) {
+      expect(await resolver.resolve(new URL(url)), url).toEqual([DIRECT]);
+    }
+    // and not what only looks like one
+    for (const url of ['http://localhost.example.org/v1', 'http://128.0.0.1/v1', 'http://mylocalhost/v1']) {
+      expect(await resolver.resolve(new URL(url)), url).toEqual([{ kind: 'http', host: '127.0.0.1', port: tap.port }]);
+    }
+    // a PAC answer (Electron asks Chromium) that names a proxy for loopback is not followed either
+    const router = new ProxyRouter(
+      { resolve: async () => [{ kind: 'http', host: '127.0.0.1', port: tap.port }] },
+      async () => null,
+      globalThis.fetch,
+    );
+    expect((await router.route(new URL('http://127.0.0.1:4010/v1/pets'))).label).toBe('DIRECT');
+    await router.close();
+  });
+
+  it('a non-loopback http:// service is not sent through a plain proxy: refused, unsent, with a clear reason', async () => {
+    const router = new ProxyRouter(
+      envProxyResolver({ HTTP_PROXY: `http://${tap.address}` }),
+      async () => null,
+      globalThis.fetch,
+    );
+    const exchange = await sendHttp(
+      {
+        method: 'GET',
+        url: new URL('http://animals.example:8080/v1/pets?limit=1'),
+        bearerKey: KEY,
+        keyOrigin: 'http://animals.example:8080',
+      },
+      { fetch: globalThis.fetch, route: (url) => router.route(url), clock: systemClock, totalTimeoutMs: 5000 },
+    );
+    await router.close();
+    expect(tap.seen(), 'what the proxy received').not.toMatch(/authorization/i);
+    expect(tap.seen()).not.toContain(KEY);
+    expect(tap.connections()).toBe(0);
+    expect(exchange).toMatchObject({
+      kind: 'failure',
+      error: {
+        code: 'not_configured',
+        notSent: true,
+        message: expect.stringMatching(/http:\/\/animals\.example:8080.*127\.0\.0\.1:\d+.*https:\/\//s),
       },
     });
   });
