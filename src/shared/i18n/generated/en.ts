@@ -235,6 +235,12 @@ addEnglish({
   'core.profileNoAddress': (d) => 'The profile "' + d.name + '" has no service address yet.',
   'core.proxyLogin': (d) =>
     'The proxy at ' + d.proxy + ' asks for a login. Enter it in Keys and profiles, under "Proxy login".',
+  'core.proxyPlainHttp': (d) =>
+    'Not sent: ' +
+    d.origin +
+    ' is a plain http:// address, and through the proxy at ' +
+    d.proxy +
+    " the proxy could read the API key. Use the service's https:// address, or have your IT department list this address as an exception (NO_PROXY).",
   'core.proxySettings': () => "This computer's proxy settings could not be read, so the request was not sent.",
   'core.proxyUnreachable': (d) => 'The proxy at ' + d.proxy + ' could not be reached. Check the network connection.',
   'core.rateLimited': () => 'The service asked us to slow down; the app waits before it sends more.',

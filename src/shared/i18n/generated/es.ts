@@ -254,6 +254,12 @@ const messages: Messages = {
     'El proxy en ' +
     d.proxy +
     ' pide un inicio de sesión. Introdúcelo en Claves y perfiles, en "Inicio de sesión del proxy".',
+  'core.proxyPlainHttp': (d) =>
+    'No se envió: ' +
+    d.origin +
+    ' es una dirección http:// sin cifrar, y a través del proxy en ' +
+    d.proxy +
+    ' el proxy podría leer la clave de API. Usa la dirección https:// del servicio, o pide a tu departamento de informática que incluya esta dirección como excepción (NO_PROXY).',
   'core.proxySettings': () =>
     'No se pudo leer la configuración de proxy de este equipo, así que no se envió la petición.',
   'core.proxyUnreachable': (d) => 'No se pudo conectar con el proxy en ' + d.proxy + '. Revisa la conexión de red.',

@@ -166,6 +166,7 @@ export interface Messages {
   'core.otherAnimal': (d: { answered: string | number; id: string | number }) => string;
   'core.profileNoAddress': (d: { name: string | number }) => string;
   'core.proxyLogin': (d: { proxy: string | number }) => string;
+  'core.proxyPlainHttp': (d: { origin: string | number; proxy: string | number }) => string;
   'core.proxySettings': () => string;
   'core.proxyUnreachable': (d: { proxy: string | number }) => string;
   'core.rateLimited': () => string;

@@ -1,9 +1,10 @@
 /**
  * The organisation's proxy (issue 22): the routes a PAC answer and the environment give, then the
- * app core against the local service behind a real tinyproxy (Debian's), reading the proxy's own
- * log: requests go through it, NO_PROXY is honoured, an https:// address goes through a CONNECT
- * tunnel (the proxy never sees a path or the key), a proxy that wants a login says so in staff's
- * words and nothing is sent, and with the login saved (in the keychain, never read back) it works.
+ * app core against the local service (at an https:// address of this computer that is not
+ * loopback) behind a real tinyproxy (Debian's), reading the proxy's own log and every byte it got:
+ * requests go through a CONNECT tunnel (the proxy never sees a path or the key), NO_PROXY is
+ * honoured, a proxy that wants a login says so in staff's words and nothing is sent, and with the
+ * login saved (in the keychain, never read back) it works.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,6 +24,7 @@ import { storeBoundKey } from '../../../../electron/core/keys/bound-key';
 import { type RunningService, startService } from '../../../service/index';
 import { systemClock } from '../../../../src/shared/clock';
 import { type ProxyTap, startProxyTap } from '../../../support/proxy-tap';
+import { startTlsFront, type TlsFront, tlsFrontUnavailable, trustFrontCertificate } from '../../../support/tls-front';
 import { type RunningProxy, startProxy, tinyproxyAvailable } from '../../../support/tinyproxy';
 
 const RESOURCES = resolve(import.meta.dirname, '../../../../resources');
@@ -76,144 +78,159 @@ describe('the way to a service', () => {
 
 const hasProxy = tinyproxyAvailable();
 if (!hasProxy) console.log('proxy tests skipped: tinyproxy is not installed (apt-get install -y tinyproxy)');
+const noFront = tlsFrontUnavailable();
+if (hasProxy && noFront) console.log(`the proxy tests of an https:// service are skipped: ${noFront}`);
 
+/**
+ * The service as an organisation's is, to the app behind its proxy: at an https:// address that is
+ * not loopback (the app proxies nothing else: item 4 below), through the HTTPS front
+ * (test/support/tls-front.ts) whose certificate this process trusts for the test.
+ */
 // A read that gets no answer (a refused connection, a failed TLS handshake) is retried by the governor 3
 // times with full-jitter backoff (ceilings 1, 2, 4 s: rate-limit/pause-policy.ts): up to 7 s of real time.
-describe.skipIf(!hasProxy)('the app core behind a real proxy (tinyproxy)', { timeout: 20_000 }, () => {
-  let dataDir: string;
-  let service: RunningService;
-  let proxy: RunningProxy;
-  let core: AppCore;
-  let secretStore: MemorySecretStore;
+describe.skipIf(!hasProxy || noFront !== null)(
+  'the app core behind a real proxy (tinyproxy)',
+  { timeout: 20_000 },
+  () => {
+    let dataDir: string;
+    let service: RunningService;
+    let front: TlsFront;
+    let untrust: () => void;
+    let proxy: RunningProxy;
+    let tap: ProxyTap | null = null;
+    let core: AppCore;
+    let secretStore: MemorySecretStore;
+    const KEY = 'k-proxy-secret-1';
 
-  async function startCore(env: NodeJS.ProcessEnv, baseUrl?: string): Promise<void> {
-    secretStore = new MemorySecretStore();
-    await storeBoundKey(secretStore, 'local', baseUrl ?? service.url, 'k-proxy-secret-1');
-    core = await createAppCore({
-      fetch: globalThis.fetch,
-      dataDir,
-      secretStore,
-      builtIns: { file: join(RESOURCES, 'profiles.json') },
-      localDemoUrl: baseUrl ?? service.url,
-      proxy: envProxyResolver(env),
-      http: { headersTimeoutMs: 5000, totalTimeoutMs: 5000 },
-      logError: () => {},
-    });
-  }
+    async function startCore(env: NodeJS.ProcessEnv): Promise<void> {
+      secretStore = new MemorySecretStore();
+      await storeBoundKey(secretStore, 'local', front.url, KEY);
+      core = await createAppCore({
+        fetch: globalThis.fetch,
+        dataDir,
+        secretStore,
+        builtIns: { file: join(RESOURCES, 'profiles.json') },
+        localDemoUrl: front.url,
+        proxy: envProxyResolver(env),
+        http: { headersTimeoutMs: 5000, totalTimeoutMs: 5000 },
+        logError: () => {},
+      });
+    }
 
-  const list = () => core.router.handle('listPets', { profileId: 'local', query: { limit: 3 } });
-  const lastVia = async () => {
-    const read = await core.router.handle('diagnostics', {});
-    const entries = read.ok ? (read.data as { entries: Array<{ via?: string }> }).entries : [];
-    return entries.at(-1)?.via;
-  };
+    const list = () => core.router.handle('listPets', { profileId: 'local', query: { limit: 3 } });
+    const create = (name: string) =>
+      core.router.handle('createPet', {
+        profileId: 'local',
+        animal: { name, categoryId: '2' },
+        idempotencyKey: crypto.randomUUID(),
+      });
+    const lastVia = async () => {
+      const read = await core.router.handle('diagnostics', {});
+      const entries = read.ok ? (read.data as { entries: Array<{ via?: string }> }).entries : [];
+      return entries.at(-1)?.via;
+    };
 
-  beforeEach(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'adoption-proxy-core-'));
-    service = await startService({ port: 0, keys: { 'k-proxy-secret-1': 'free' }, seedAnimals: 5 });
-  });
-
-  afterEach(async () => {
-    await core?.dispose();
-    await proxy?.stop();
-    await service.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
-
-  it('sends every request through the proxy, and Diagnostics names it', async () => {
-    proxy = await startProxy();
-    await startCore({ HTTP_PROXY: `http://${proxy.address}` });
-    expect(await list()).toMatchObject({ ok: true });
-    expect(await proxy.requests()).toContain(`GET ${service.url}/pets?limit=3 HTTP/1.1`);
-    expect(await lastVia()).toBe(`PROXY ${proxy.address}`);
-  });
-
-  it('goes straight to an address NO_PROXY names', async () => {
-    proxy = await startProxy();
-    await startCore({ HTTP_PROXY: `http://${proxy.address}`, NO_PROXY: 'localhost,127.0.0.1' });
-    expect(await list()).toMatchObject({ ok: true });
-    expect(await proxy.requests()).toEqual([]);
-    expect(await lastVia()).toBe('DIRECT');
-  });
-
-  it('reaches an https:// address through a CONNECT tunnel: the proxy sees the host, never a path or the key', async () => {
-    proxy = await startProxy();
-    const httpsUrl = service.url.replace('http://', 'https://');
-    await startCore({ HTTPS_PROXY: `http://${proxy.address}` }, httpsUrl);
-    // The local service speaks plain HTTP, so the TLS handshake through the tunnel fails: what counts is the way.
-    const answer = await list();
-    expect(answer.ok).toBe(false);
-    const host = new URL(httpsUrl).host;
-    // (the core tries a read more than once when no answer came: each try is the same tunnel)
-    const requests = await proxy.requests();
-    expect(requests.length).toBeGreaterThan(0);
-    expect(new Set(requests)).toEqual(new Set([`CONNECT ${host} HTTP/1.1`]));
-  });
-
-  it('a proxy that wants a login: staff are told where to enter it, nothing reaches the service; with it, it works', async () => {
-    proxy = await startProxy({ login: { username: 'shelter', password: 'proxy-pass-9000' } });
-    await startCore({ HTTP_PROXY: `http://${proxy.address}` });
-    const before = service.animalCount();
-    const created = await core.router.handle('createPet', {
-      profileId: 'local',
-      animal: { name: 'Behind the proxy', categoryId: '2' },
-      idempotencyKey: crypto.randomUUID(),
-    });
-    expect(created).toEqual({
-      ok: false,
-      error: {
-        code: 'proxy_auth',
-        message: `The proxy at ${proxy.address} asks for a login. Enter it in Keys and profiles, under "Proxy login".`,
-        notSent: true,
-        proxy: proxy.address,
-      },
-    });
-    expect(service.animalCount()).toBe(before);
-    expect(await core.router.handle('proxyLogins', {})).toEqual({
-      ok: true,
-      data: { logins: [], asked: [proxy.address] },
+    beforeEach(async () => {
+      dataDir = mkdtempSync(join(tmpdir(), 'adoption-proxy-core-'));
+      service = await startService({ port: 0, keys: { [KEY]: 'free' }, seedAnimals: 5 });
+      front = await startTlsFront(service.url);
+      untrust = trustFrontCertificate(front.certificate);
     });
 
-    expect(
-      await core.router.handle('setProxyLogin', {
-        proxy: proxy.address,
-        username: 'shelter',
-        password: 'proxy-pass-9000',
-      }),
-    ).toEqual({ ok: true, data: { saved: true } });
-    expect(await list()).toMatchObject({ ok: true });
-    expect(await core.router.handle('proxyLogins', {})).toEqual({
-      ok: true,
-      data: { logins: [{ proxy: proxy.address, username: 'shelter' }], asked: [] },
+    afterEach(async () => {
+      await core?.dispose();
+      await tap?.stop();
+      tap = null;
+      await proxy?.stop();
+      untrust();
+      await front.stop();
+      await service.stop();
+      rmSync(dataDir, { recursive: true, force: true });
     });
-    // kept in the keychain, and never handed out: no answer of the core carries the password
-    expect(await secretStore.get(`proxy-login:${proxy.address}`)).toContain('proxy-pass-9000');
-    const everything = JSON.stringify([
-      await core.router.handle('diagnostics', {}),
-      await core.router.handle('proxyLogins', {}),
-    ]);
-    expect(everything).not.toContain('proxy-pass-9000');
-    expect(everything).not.toContain(Buffer.from('shelter:proxy-pass-9000').toString('base64'));
 
-    expect(await core.router.handle('clearProxyLogin', { proxy: proxy.address })).toEqual({
-      ok: true,
-      data: { cleared: true },
+    it('sends every request through the proxy in a CONNECT tunnel: the proxy sees the host, never a path or the key', async () => {
+      proxy = await startProxy();
+      tap = await startProxyTap(proxy.port);
+      await startCore({ HTTPS_PROXY: `http://${tap.address}` });
+      expect(await list()).toMatchObject({ ok: true });
+      expect(await create('Through the tunnel')).toMatchObject({ ok: true });
+      expect(service.animalCount()).toBe(6);
+      expect(new Set(await proxy.requests())).toEqual(new Set([`CONNECT ${front.host} HTTP/1.1`]));
+      expect(tap.seen()).not.toMatch(/authorization/i);
+      expect(tap.seen()).not.toContain(KEY);
+      expect(tap.seen()).not.toContain('/v1/pets');
+      expect(await lastVia()).toBe(`PROXY ${tap.address}`);
     });
-    expect(await list()).toMatchObject({ ok: false, error: { code: 'proxy_auth' } });
-  });
 
-  it('a proxy that cannot be reached is named, and nothing was sent', async () => {
-    await startCore({ HTTP_PROXY: 'http://127.0.0.1:1' });
-    expect(await list()).toMatchObject({
-      ok: false,
-      error: {
-        code: 'offline',
-        notSent: true,
-        message: 'The proxy at 127.0.0.1:1 could not be reached. Check the network connection.',
-      },
+    it('goes straight to an address NO_PROXY names', async () => {
+      proxy = await startProxy();
+      await startCore({ HTTPS_PROXY: `http://${proxy.address}`, NO_PROXY: `localhost,${new URL(front.url).hostname}` });
+      expect(await list()).toMatchObject({ ok: true });
+      expect(await proxy.requests()).toEqual([]);
+      expect(await lastVia()).toBe('DIRECT');
     });
-  });
-});
+
+    it('a proxy that wants a login: staff are told where to enter it, nothing reaches the service; with it, it works', async () => {
+      proxy = await startProxy({ login: { username: 'shelter', password: 'proxy-pass-9000' } });
+      await startCore({ HTTPS_PROXY: `http://${proxy.address}` });
+      const before = service.animalCount();
+      const created = await create('Behind the proxy');
+      expect(created).toEqual({
+        ok: false,
+        error: {
+          code: 'proxy_auth',
+          message: `The proxy at ${proxy.address} asks for a login. Enter it in Keys and profiles, under "Proxy login".`,
+          notSent: true,
+          proxy: proxy.address,
+        },
+      });
+      expect(service.animalCount()).toBe(before);
+      expect(await core.router.handle('proxyLogins', {})).toEqual({
+        ok: true,
+        data: { logins: [], asked: [proxy.address] },
+      });
+
+      expect(
+        await core.router.handle('setProxyLogin', {
+          proxy: proxy.address,
+          username: 'shelter',
+          password: 'proxy-pass-9000',
+        }),
+      ).toEqual({ ok: true, data: { saved: true } });
+      expect(await list()).toMatchObject({ ok: true });
+      expect(await core.router.handle('proxyLogins', {})).toEqual({
+        ok: true,
+        data: { logins: [{ proxy: proxy.address, username: 'shelter' }], asked: [] },
+      });
+      // kept in the keychain, and never handed out: no answer of the core carries the password
+      expect(await secretStore.get(`proxy-login:${proxy.address}`)).toContain('proxy-pass-9000');
+      const everything = JSON.stringify([
+        await core.router.handle('diagnostics', {}),
+        await core.router.handle('proxyLogins', {}),
+      ]);
+      expect(everything).not.toContain('proxy-pass-9000');
+      expect(everything).not.toContain(Buffer.from('shelter:proxy-pass-9000').toString('base64'));
+
+      expect(await core.router.handle('clearProxyLogin', { proxy: proxy.address })).toEqual({
+        ok: true,
+        data: { cleared: true },
+      });
+      expect(await list()).toMatchObject({ ok: false, error: { code: 'proxy_auth' } });
+    });
+
+    it('a proxy that cannot be reached is named, and nothing was sent', async () => {
+      await startCore({ HTTPS_PROXY: 'http://127.0.0.1:1' });
+      expect(await list()).toMatchObject({
+        ok: false,
+        error: {
+          code: 'offline',
+          notSent: true,
+          message: 'The proxy at 127.0.0.1:1 could not be reached. Check the network connection.',
+        },
+      });
+    });
+  },
+);
 
 /**
  * Issue 31, item 4: the key to a proxy in clear. With HTTP_PROXY set, a loopback http:// service
