@@ -22,7 +22,7 @@ import {
 import { type BuiltInSource, ProfileStore } from './profiles';
 import { RateLimitGovernor } from './rate-limit';
 import { ConnectivityTracker, createServiceClient, DiagnosticsLog, type ServiceClientOptions } from './service';
-import { SafetyCopy, type JournalFs } from './safety-copy';
+import { type JournalFs, type RecoveredEntry, type RecoverReport, SafetyCopy } from './safety-copy';
 import { readUpdateSettings, UpdatePolicy, type UpdaterPort } from './updates';
 
 export interface AppCoreOptions {
@@ -69,6 +69,12 @@ export interface AppCore {
   events: EventBus;
   /** The update rule (core/updates): the updater's events go to it, and its settings say where to look. */
   updates: UpdatePolicy;
+  /**
+   * Keeps an earlier version's queue in a profile's safety copy, each entry once and flagged as
+   * recovered (the browser host's recovery, electron/host/earlier-origin.ts); null when the
+   * profile does not exist. On disk when it resolves; throws when the journal cannot be written.
+   */
+  recoverEntries(profileId: string, entries: readonly RecoveredEntry[]): Promise<RecoverReport | null>;
   dispose(): Promise<void>;
 }
 
@@ -377,6 +383,8 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     router: createRouter(handlers, { logError, scrubber }),
     events,
     updates,
+    recoverEntries: async (profileId, entries) =>
+      profiles.get(profileId) ? safetyCopy.recover(profileId, entries) : null,
     async dispose() {
       stopProfiles();
       stopCounting();

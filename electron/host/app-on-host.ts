@@ -3,10 +3,12 @@
  * `npm run demo`, the e2e fixtures and the benchmarks start. Node's own `fetch`, the proxy the
  * environment names (HTTPS_PROXY, HTTP_PROXY, NO_PROXY) and the project's `resources/` folder
  * unless told otherwise. With `stablePort` the host keeps one
- * origin per data folder (host-port.ts).
+ * origin per data folder (host-port.ts), and recovers once the queue an earlier version left at
+ * its old address, http://127.0.0.1:PORT (earlier-origin.ts).
  */
 import { join } from 'node:path';
 import { type AppCore, type AppCoreOptions, createAppCore, envProxyResolver } from '../core';
+import { EarlierQueueRecovery, planEarlierRecovery } from './earlier-origin';
 import { otherPortNotice, PortTakenError, readRememberedAddress, rememberAddress } from './host-port';
 import { AddressTakenError } from './loopback-listen';
 import { newSiteName } from './request-guard';
@@ -39,12 +41,26 @@ export async function startAppOnHost(options: AppOnHostOptions): Promise<AppOnHo
   const { resourcesDir = PROJECT_RESOURCES_DIR, ...coreOptions } = rest;
   const remembered = stablePort ? await readRememberedAddress(options.dataDir) : null;
   const port = asked ?? remembered?.port ?? 0;
+  const logError = options.logError ?? ((message: string) => console.error(message));
+  // Decided before browser-host.json is rewritten below (a file from before names says "certain").
+  const earlierState = stablePort
+    ? await planEarlierRecovery(options.dataDir, remembered).catch((error: unknown) => {
+        logError(
+          `browser host: ${options.dataDir} could not say whether an earlier version left a queue (${String(error)})`,
+        );
+        return null;
+      })
+    : null;
   // One name per data folder (remembered like the port), a new one for a host that keeps none.
   const siteName = remembered?.site ?? newSiteName();
   // The organisation's proxy as HTTPS_PROXY / HTTP_PROXY / NO_PROXY say (as curl reads them).
   const proxy = coreOptions.proxy ?? envProxyResolver(process.env);
   const builtIns = { file: join(resourcesDir, 'profiles.json') };
   const core = await createAppCore({ ...coreOptions, proxy, fetch, builtIns });
+  const earlierQueue =
+    earlierState?.state === 'pending' && earlierState.port === port
+      ? new EarlierQueueRecovery({ dataDir: options.dataDir, state: earlierState, core, logError })
+      : null;
   let host: BrowserHost;
   try {
     host = await startBrowserHost({
@@ -52,6 +68,7 @@ export async function startAppOnHost(options: AppOnHostOptions): Promise<AppOnHo
       events: core.events,
       port,
       siteName,
+      earlierQueue,
       ...(rendererDir ? { rendererDir } : {}),
       ...(options.logError ? { logError: options.logError } : {}),
     });
@@ -64,7 +81,7 @@ export async function startAppOnHost(options: AppOnHostOptions): Promise<AppOnHo
   }
   if (stablePort && (remembered === null || remembered.site === null)) {
     await rememberAddress(options.dataDir, remembered?.port ?? host.port, siteName).catch((error: unknown) =>
-      (options.logError ?? console.error)(
+      logError(
         `browser host: the port could not be remembered in ${options.dataDir} (${String(error)}); ` +
           'the next start may open at another address',
       ),

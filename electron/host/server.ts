@@ -19,7 +19,8 @@ import { err, type Result } from '../../src/shared/result';
 import { t } from '../../src/shared/i18n';
 import { BodyTooLarge, readCapped, type Router } from '../core';
 import { createEventStreams, type EventSourceLike } from './event-stream';
-import { howToOpenPage, LaunchSessions } from './launch-session';
+import type { EarlierQueueRecovery } from './earlier-origin';
+import { continuePage, howToOpenPage, LaunchSessions } from './launch-session';
 import { listenOnLoopback } from './loopback-listen';
 import { checkOrigin, newSiteName, ownHosts } from './request-guard';
 import { SECURITY_HEADERS, sendHtml, sendPlain, serveStatic } from './static-files';
@@ -44,6 +45,11 @@ export interface BrowserHostOptions {
    * per data folder).
    */
   siteName?: string;
+  /**
+   * An earlier version's queue to recover at `http://127.0.0.1:PORT` (earlier-origin.ts): a launch
+   * goes through that page first while it is pending, and only its paths are served there.
+   */
+  earlierQueue?: EarlierQueueRecovery | null;
   /** Launch links expire on this clock (tests use a fake one). */
   clock?: Pick<Clock, 'now'>;
   heartbeatMs?: number;
@@ -76,16 +82,41 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   const streams = createEventStreams(options.events, options.heartbeatMs ?? 15_000);
   let allowedHosts = new Set<string>();
   let sessions = new LaunchSessions(0);
+  let origin = '';
+  let earlier: EarlierQueueRecovery | null = null;
+  const recoveryHost = {
+    newLaunchUrl: () => sessions.createLaunchUrl(origin),
+    knowsSession: (sessionDigest: string) => sessions.hasSessionDigest(sessionDigest),
+  };
 
-  /** `/?launch=<secret>`: the secret's first use sets the session; a used one only helps its own browser. */
+  /**
+   * `/?launch=<secret>`: the secret's first use sets the session; a used one only helps its own
+   * browser. While an earlier version's queue waits (earlier-origin.ts), a new session goes through
+   * its recovery page first (not the link that page hands back). A browser arriving from another
+   * site gets a page that goes on by itself instead of a redirect (`continuePage` says why).
+   */
   function launch(url: URL, request: IncomingMessage, response: ServerResponse): void {
-    const session = sessions.redeem(url.searchParams.get(LAUNCH_PARAM) ?? '');
+    const secret = url.searchParams.get(LAUNCH_PARAM) ?? '';
+    const returning = earlier?.isReturn(secret) ?? false;
+    const session = sessions.redeem(secret);
     if (session === null && !sessions.hasSession(request)) return sendHtml(response, 403, howToOpenPage());
+    const cookie = session === null ? {} : { 'Set-Cookie': sessions.cookieFor(session) };
+    const recover = session !== null && !returning && earlier?.pending() === true;
+    const fetchSite = request.headers['sec-fetch-site'];
+    if (!recover && (fetchSite === 'cross-site' || fetchSite === 'same-site')) {
+      response.writeHead(200, {
+        ...SECURITY_HEADERS,
+        'Content-Type': 'text/html; charset=utf-8',
+        'Cache-Control': 'no-store',
+        ...cookie,
+      });
+      return void response.end(continuePage(url.pathname));
+    }
     response.writeHead(303, {
       ...SECURITY_HEADERS,
-      Location: url.pathname,
+      Location: recover && session !== null && earlier ? earlier.startUrl(session) : url.pathname,
       'Cache-Control': 'no-store',
-      ...(session === null ? {} : { 'Set-Cookie': sessions.cookieFor(session) }),
+      ...cookie,
     });
     response.end();
   }
@@ -120,7 +151,11 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const verdict = checkOrigin(request, allowedHosts);
-    if (!verdict.allowed) return sendPlain(response, 403, `Forbidden: ${verdict.reason}`);
+    if (!verdict.allowed) {
+      // The earlier version's address serves its recovery page alone (earlier-origin.ts), nothing else.
+      if (earlier?.pending() && earlier.answers(request)) return earlier.handle(request, response, recoveryHost);
+      return sendPlain(response, 403, `Forbidden: ${verdict.reason}`);
+    }
     const url = new URL(request.url ?? '/', 'http://host.invalid');
     const method = request.method ?? 'GET';
     const isGet = method === 'GET' || method === 'HEAD';
@@ -156,7 +191,9 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   const site = `${options.siteName ?? newSiteName()}.localhost`;
   allowedHosts = ownHosts(site, port);
   sessions = new LaunchSessions(port, options.clock);
-  const origin = `http://${site}:${port}`;
+  origin = `http://${site}:${port}`;
+  // Only at the earlier version's own port: its IndexedDB is at http://127.0.0.1:<that port>.
+  earlier = options.earlierQueue?.port === port ? options.earlierQueue : null;
 
   return {
     url: `${origin}/`,

@@ -483,6 +483,15 @@ addEnglish({
   'host.bodyNotJson': () => 'The request body is not valid JSON.',
   'host.bodyNotJsonType': () => 'The body must be application/json',
   'host.bodyTooLarge': () => 'The request body is larger than 1 MiB',
+  'host.continueToApp': () => 'Continue to Adoption Desk',
+  'host.earlierFailed': () =>
+    'The animals the earlier version kept in this browser could not be recovered this time. Nothing was lost: they stay where they are, and the next link Adoption Desk prints tries again.',
+  'host.earlierLinkUsed': () =>
+    'This link was used already or is too old. Open Adoption Desk with a new link: press Enter in the terminal where it is running.',
+  'host.earlierNoAnswer': () => 'Adoption Desk did not answer.',
+  'host.earlierTitle': () => 'Adoption Desk: animals from the earlier version',
+  'host.earlierWorking': () =>
+    'Looking for animals the earlier version of Adoption Desk kept in this browser, to send them…',
   'host.internalError': () => 'Internal error',
   'host.noSession': () =>
     'this window is no longer connected to Adoption Desk (it was restarted): open the new link it printed',
@@ -801,6 +810,33 @@ addEnglish({
     'may be cleared by the browser (the safety copy on this computer keeps every animal entered)',
   'storage.persistenceUnknown': () => 'not known (this browser does not say)',
   'storage.recordNameCategory': (d) => d.name + ', category ' + d.category,
+  'storage.recoveredEarlier': (d) =>
+    plural(d.count, 0, en, {
+      one:
+        number('en', d.count, 0) + ' animal from the earlier version was recovered (' + d.names + ') and will be sent.',
+      other:
+        number('en', d.count, 0) +
+        ' animals from the earlier version were recovered (' +
+        d.names +
+        ') and will be sent.',
+    }) + " This version opens at a new address, where the browser could not see the earlier version's queue.",
+  'storage.recoveredEarlierMore': (d) =>
+    plural(d.count, 0, en, {
+      one:
+        number('en', d.count, 0) +
+        ' animal from the earlier version was recovered (' +
+        d.names +
+        ' and ' +
+        number('en', d.more, 0) +
+        ' more) and will be sent.',
+      other:
+        number('en', d.count, 0) +
+        ' animals from the earlier version were recovered (' +
+        d.names +
+        ' and ' +
+        number('en', d.more, 0) +
+        ' more) and will be sent.',
+    }) + " This version opens at a new address, where the browser could not see the earlier version's queue.",
   'storage.restored': (d) =>
     plural(d.count, 0, en, {
       one:

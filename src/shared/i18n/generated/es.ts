@@ -521,6 +521,15 @@ const messages: Messages = {
   'host.bodyNotJson': () => 'El cuerpo de la petición no es JSON válido.',
   'host.bodyNotJsonType': () => 'El cuerpo debe ser application/json',
   'host.bodyTooLarge': () => 'El cuerpo de la petición ocupa más de 1 MiB',
+  'host.continueToApp': () => 'Continuar a Adoption Desk',
+  'host.earlierFailed': () =>
+    'Esta vez no se pudieron recuperar los animales que la versión anterior guardó en este navegador. No se perdió nada: siguen donde están, y el próximo enlace que muestre Adoption Desk lo intentará de nuevo.',
+  'host.earlierLinkUsed': () =>
+    'Este enlace ya se usó o es demasiado antiguo. Abre Adoption Desk con un enlace nuevo: pulsa Intro en la terminal donde está en marcha.',
+  'host.earlierNoAnswer': () => 'Adoption Desk no respondió.',
+  'host.earlierTitle': () => 'Adoption Desk: animales de la versión anterior',
+  'host.earlierWorking': () =>
+    'Buscando los animales que la versión anterior de Adoption Desk guardó en este navegador, para enviarlos…',
   'host.internalError': () => 'Error interno',
   'host.noSession': () =>
     'esta ventana ya no está conectada a Adoption Desk (se reinició): abre el nuevo enlace que mostró',
@@ -868,6 +877,35 @@ const messages: Messages = {
     'el navegador puede borrarlo (la copia de seguridad de este equipo conserva todos los animales introducidos)',
   'storage.persistenceUnknown': () => 'no se sabe (este navegador no lo indica)',
   'storage.recordNameCategory': (d) => d.name + ', categoría ' + d.category,
+  'storage.recoveredEarlier': (d) =>
+    plural(d.count, 0, es, {
+      one: 'Se recuperó ' + number('es', d.count, 0) + ' animal de la versión anterior (' + d.names + ') y se enviará.',
+      other:
+        'Se recuperaron ' +
+        number('es', d.count, 0) +
+        ' animales de la versión anterior (' +
+        d.names +
+        ') y se enviarán.',
+    }) + ' Esta versión se abre en una dirección nueva, donde el navegador no veía la cola de la versión anterior.',
+  'storage.recoveredEarlierMore': (d) =>
+    plural(d.count, 0, es, {
+      one:
+        'Se recuperó ' +
+        number('es', d.count, 0) +
+        ' animal de la versión anterior (' +
+        d.names +
+        ' y ' +
+        number('es', d.more, 0) +
+        ' más) y se enviará.',
+      other:
+        'Se recuperaron ' +
+        number('es', d.count, 0) +
+        ' animales de la versión anterior (' +
+        d.names +
+        ' y ' +
+        number('es', d.more, 0) +
+        ' más) y se enviarán.',
+    }) + ' Esta versión se abre en una dirección nueva, donde el navegador no veía la cola de la versión anterior.',
   'storage.restored': (d) =>
     plural(d.count, 0, es, {
       one:

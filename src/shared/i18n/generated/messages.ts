@@ -318,6 +318,12 @@ export interface Messages {
   'host.bodyNotJson': () => string;
   'host.bodyNotJsonType': () => string;
   'host.bodyTooLarge': () => string;
+  'host.continueToApp': () => string;
+  'host.earlierFailed': () => string;
+  'host.earlierLinkUsed': () => string;
+  'host.earlierNoAnswer': () => string;
+  'host.earlierTitle': () => string;
+  'host.earlierWorking': () => string;
   'host.internalError': () => string;
   'host.noSession': () => string;
   'host.notFound': () => string;
@@ -542,6 +548,8 @@ export interface Messages {
   'storage.persistenceMayBeCleared': () => string;
   'storage.persistenceUnknown': () => string;
   'storage.recordNameCategory': (d: { category: string | number; name: string | number }) => string;
+  'storage.recoveredEarlier': (d: { count: number; names: string | number }) => string;
+  'storage.recoveredEarlierMore': (d: { count: number; more: number; names: string | number }) => string;
   'storage.restored': (d: { count: number; names: string | number }) => string;
   'storage.restoredMore': (d: { count: number; more: number; names: string | number }) => string;
   'storage.setAsideAt': (d: { record: string | number; time: string | number }) => string;
