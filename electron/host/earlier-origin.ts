@@ -501,7 +501,14 @@ export const EARLIER_PAGE_SCRIPT = `'use strict';
     } finally {
       db.close();
     }
-    if (empty) await done(indexedDB.deleteDatabase(name));
+    if (!empty) return;
+    // A tab of the earlier version still open holds the database: its Dexie closes it on this
+    // request's versionchange; should it not, the deletion waits in the browser, not this page.
+    const request = indexedDB.deleteDatabase(name);
+    await new Promise((resolve, reject) => {
+      request.onsuccess = request.onblocked = () => resolve();
+      request.onerror = () => reject(request.error);
+    });
   };
   (async () => {
     let answer;

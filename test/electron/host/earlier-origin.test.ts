@@ -15,7 +15,12 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MemorySecretStore } from '../../../electron/core/keys/memory-secret-store';
 import { type AppOnHost, startAppOnHost } from '../../../electron/host';
-import { EARLIER_SET_ASIDE_DIR, EARLIER_STATE_FILE, planEarlierRecovery } from '../../../electron/host/earlier-origin';
+import {
+  EARLIER_PAGE_SCRIPT,
+  EARLIER_SET_ASIDE_DIR,
+  EARLIER_STATE_FILE,
+  planEarlierRecovery,
+} from '../../../electron/host/earlier-origin';
 import { HOST_PORT_FILE } from '../../../electron/host/host-port';
 import type { SafetyEntry } from '../../../src/shared/api';
 import { freePort } from '../../support/free-port';
@@ -122,6 +127,11 @@ describe('recovering an earlier version’s queue', () => {
       state: 'pending',
       certain: false,
     });
+  });
+
+  it('serves a script that parses as plain JavaScript (no build step; it runs in Chromium in the e2e update test)', () => {
+    expect(() => new Function(EARLIER_PAGE_SCRIPT)).not.toThrow();
+    expect(EARLIER_PAGE_SCRIPT).not.toMatch(/\$\{/);
   });
 
   it('a data folder new to the host looks for nothing: its launch goes straight to the app', async () => {
