@@ -42,7 +42,14 @@ export async function startAppOnHost(options: AppOnHostOptions): Promise<AppOnHo
   const remembered = stablePort ? await readRememberedAddress(options.dataDir) : null;
   const port = asked ?? remembered?.port ?? 0;
   const logError = options.logError ?? ((message: string) => console.error(message));
-  // Decided before browser-host.json is rewritten below (a file from before names says "certain").
+  // One name per data folder (remembered like the port), a new one for a host that keeps none.
+  const siteName = remembered?.site ?? newSiteName();
+  // The organisation's proxy as HTTPS_PROXY / HTTP_PROXY / NO_PROXY say (as curl reads them).
+  const proxy = coreOptions.proxy ?? envProxyResolver(process.env);
+  const builtIns = { file: join(resourcesDir, 'profiles.json') };
+  const core = await createAppCore({ ...coreOptions, proxy, fetch, builtIns });
+  // Decided once the core holds the data folder, and before browser-host.json is rewritten below
+  // (a file from before names says "certain"): earlier-origin.ts.
   const earlierState = stablePort
     ? await planEarlierRecovery(options.dataDir, remembered).catch((error: unknown) => {
         logError(
@@ -51,12 +58,6 @@ export async function startAppOnHost(options: AppOnHostOptions): Promise<AppOnHo
         return null;
       })
     : null;
-  // One name per data folder (remembered like the port), a new one for a host that keeps none.
-  const siteName = remembered?.site ?? newSiteName();
-  // The organisation's proxy as HTTPS_PROXY / HTTP_PROXY / NO_PROXY say (as curl reads them).
-  const proxy = coreOptions.proxy ?? envProxyResolver(process.env);
-  const builtIns = { file: join(resourcesDir, 'profiles.json') };
-  const core = await createAppCore({ ...coreOptions, proxy, fetch, builtIns });
   const earlierQueue =
     earlierState?.state === 'pending' && earlierState.port === port
       ? new EarlierQueueRecovery({ dataDir: options.dataDir, state: earlierState, core, logError })
