@@ -48,6 +48,11 @@ function squat(port: number): Promise<Squatter> {
   });
 }
 
+/** Whether this computer has an IPv6 loopback address at all (without one, no one can listen there). */
+async function hasIpv6Loopback(): Promise<boolean> {
+  return (await canBindV6(0)) !== 'EADDRNOTAVAIL' && (await canBindV6(0)) !== 'EAFNOSUPPORT';
+}
+
 /** Whether [::1]:port can be bound right now (by anyone else: the test is another process's peer). */
 function canBindV6(port: number): Promise<string> {
   return new Promise((resolve) => {
@@ -65,6 +70,12 @@ test.describe('the browser host and the IPv6 loopback address', () => {
 
   let squatter: Squatter | null = null;
   let host: HostProcess | null = null;
+  test.beforeEach(async () => {
+    test.skip(
+      !(await hasIpv6Loopback()),
+      'this computer has no IPv6 loopback address (::1): no one can listen there, and the host holds 127.0.0.1 alone',
+    );
+  });
   test.afterEach(async () => {
     await host?.stop();
     host = null;
