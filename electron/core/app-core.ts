@@ -23,7 +23,7 @@ import { type BuiltInSource, ProfileStore } from './profiles';
 import { RateLimitGovernor } from './rate-limit';
 import { ConnectivityTracker, createServiceClient, DiagnosticsLog, type ServiceClientOptions } from './service';
 import { type DataFolder, openDataFolder } from './data-folder';
-import { SafetyCopy, type JournalFs } from './safety-copy';
+import { type JournalFs, type RecoveredEntry, type RecoverReport, SafetyCopy } from './safety-copy';
 import { readUpdateSettings, trustedSettings, UpdatePolicy, type UpdaterPort, type UpdateTrust } from './updates';
 
 export interface AppCoreOptions {
@@ -75,6 +75,12 @@ export interface AppCore {
   events: EventBus;
   /** The update rule (core/updates): the updater's events go to it, and its settings say where to look. */
   updates: UpdatePolicy;
+  /**
+   * Keeps an earlier version's queue in a profile's safety copy, each entry once and flagged as
+   * recovered (the browser host's recovery, electron/host/earlier-origin.ts); null when the
+   * profile does not exist. On disk when it resolves; throws when the journal cannot be written.
+   */
+  recoverEntries(profileId: string, entries: readonly RecoveredEntry[]): Promise<RecoverReport | null>;
   dispose(): Promise<void>;
 }
 
@@ -402,6 +408,8 @@ async function wireCore(
     router: createRouter(handlers, { logError, scrubber }),
     events,
     updates,
+    recoverEntries: async (profileId, entries) =>
+      profiles.get(profileId) ? safetyCopy.recover(profileId, entries) : null,
     async dispose() {
       stopProfiles();
       stopCounting();

@@ -17,6 +17,7 @@ export {
   WINDOWS_POLICY_KEY,
 } from './managed-settings';
 export type { BuiltInSource } from './profiles';
+export type { RecoveredEntry, RecoverReport } from './safety-copy';
 export {
   readInstallFacts,
   type UpdatePolicy,

@@ -136,12 +136,18 @@ export const api = {
   /**
    * The entries of the profile's safety copy that are neither acknowledged nor discarded, in the
    * order they were entered; `doubtSince` when a send of the entry may have reached the service
-   * unanswered. `problems` says what the journal's reading found (a torn or damaged line).
+   * unanswered; `fromEarlierVersion` when the browser host recovered it from an earlier version. `problems` says what the journal's reading found (a torn or damaged line).
    */
   safetyCopy: {
     input: ProfileRef,
     output: z.object({
-      entries: z.array(z.extend(SafetyEntry, { doubtSince: z.nullable(z.number()) })),
+      entries: z.array(
+        z.extend(SafetyEntry, {
+          doubtSince: z.nullable(z.number()),
+          /** Recovered from an earlier version's queue (the browser host's update from 127.0.0.1). */
+          fromEarlierVersion: z.optional(z.literal(true)),
+        }),
+      ),
       problems: z.array(z.string()),
     }),
   },

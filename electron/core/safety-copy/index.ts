@@ -3,5 +3,11 @@
  * data folder, kept on disk before the form says "saved", so that what the browser's storage
  * loses can be put back. Used by app-core.ts (its channels, and around every creation sent).
  */
-export { SafetyCopy, type SafetyCopyOptions, type SafetyCopyRead } from './safety-copy';
+export {
+  type RecoveredEntry,
+  type RecoverReport,
+  SafetyCopy,
+  type SafetyCopyOptions,
+  type SafetyCopyRead,
+} from './safety-copy';
 export { type JournalFs, nodeJournalFs } from './journal-file';

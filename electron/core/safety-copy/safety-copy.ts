@@ -10,9 +10,13 @@
  *   not reach the service (no connection was made). An attempt not followed by `not_sent` leaves
  *   a doubt: restored, the entry goes through the outbox's doubt rules, never blindly resent;
  * - `acknowledged` (the service created it, with its id) and `discarded` (staff discarded it):
- *   the entry is settled and never restored again.
+ *   the entry is settled and never restored again;
+ * - an entry recovered from an earlier version of the browser host (`recover`: a queue the browser
+ *   kept at that version's address) is `kept` with `earlier: true`; `earlier_version` marks an entry
+ *   the journal had already as found there too. Either way it is said to staff as such.
  * When every entry of a journal is settled, the file is compacted (atomically) to nothing.
  */
+import { randomUUID } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -34,8 +38,11 @@ export const JournalRecord = z.discriminatedUnion('type', [
     idempotencyKey: Uuid,
     animal: NewAnimal,
     createdAt: z.number(),
+    /** Recovered from an earlier version's queue (electron/host/earlier-origin.ts). */
+    earlier: z.literal(true).optional(),
   }),
   z.object({ ...Base, type: z.literal('batch_done'), batch: Uuid }),
+  z.object({ ...Base, type: z.literal('earlier_version'), localId: Uuid }),
   z.object({ ...Base, type: z.literal('attempt'), idempotencyKey: Uuid }),
   z.object({ ...Base, type: z.literal('not_sent'), idempotencyKey: Uuid }),
   z.object({ ...Base, type: z.literal('acknowledged'), localId: Uuid, id: Int64 }),
@@ -52,6 +59,8 @@ interface EntryState {
   /** The attempt under way or cut off (no outcome written yet). */
   pendingAttempt: number | null;
   settled: boolean;
+  /** Recovered from an earlier version's queue. */
+  earlier: boolean;
 }
 
 interface ProfileJournal {
@@ -76,8 +85,20 @@ export interface SafetyCopyOptions {
 
 /** What the journal answers of a profile: its open entries in the order entered, and what reading it found. */
 export interface SafetyCopyRead {
-  entries: Array<SafetyEntry & { doubtSince: number | null }>;
+  entries: Array<SafetyEntry & { doubtSince: number | null; fromEarlierVersion?: true }>;
   problems: string[];
+}
+
+/** An entry of an earlier version's queue, as the browser host hands it over. */
+export interface RecoveredEntry extends SafetyEntry {
+  /** A send of it may have reached the service: it comes back in doubt (the outbox's doubt rules). */
+  inDoubt: boolean;
+}
+
+/** What `recover` did: entries kept now, and entries the journal already had (never kept twice). */
+export interface RecoverReport {
+  kept: number;
+  known: number;
 }
 
 export class SafetyCopy {
@@ -152,12 +173,52 @@ export class SafetyCopy {
     });
   }
 
+  /**
+   * Keeps the entries of an earlier version's queue, in one batch and one write (on disk when it
+   * resolves), each with its own ids and flagged as recovered. An entry the journal knows already
+   * (by its localId or its key, open or settled and not yet compacted away) is not kept again: an
+   * open one is only flagged. One that may have been sent comes back in doubt: an `attempt` of its
+   * key without an outcome.
+   */
+  recover(profileId: string, entries: readonly RecoveredEntry[]): Promise<RecoverReport> {
+    return this.#write(profileId, async (journal) => {
+      const at = this.options.clock.now();
+      const batch = randomUUID();
+      const kept: JournalRecord[] = [];
+      const marks: JournalRecord[] = [];
+      const attempts: JournalRecord[] = [];
+      const seen = new Set<string>();
+      let known = 0;
+      for (const { localId, idempotencyKey, animal, createdAt, inDoubt } of entries) {
+        const entry: SafetyEntry = { localId, idempotencyKey, animal, createdAt };
+        if (seen.has(entry.localId) || seen.has(entry.idempotencyKey)) continue;
+        seen.add(entry.localId).add(entry.idempotencyKey);
+        const before = journal.entries.get(entry.localId) ?? this.#byKey(journal, entry.idempotencyKey);
+        if (before) {
+          known += 1;
+          if (!before.settled && !before.earlier)
+            marks.push({ v: 1, at, type: 'earlier_version', localId: before.entry.localId });
+          continue;
+        }
+        kept.push({ v: 1, at, type: 'kept', batch, ...entry, earlier: true });
+        if (inDoubt) attempts.push({ v: 1, at, type: 'attempt', idempotencyKey: entry.idempotencyKey });
+      }
+      const records = [...kept, ...(kept.length > 0 ? [{ v: 1, at, type: 'batch_done', batch } as const] : [])];
+      if (records.length + marks.length > 0) await this.#append(journal, [...records, ...attempts, ...marks]);
+      return { kept: kept.length, known };
+    });
+  }
+
   /** The open entries, in the order entered, with what reading the journal found. */
   read(profileId: string): Promise<SafetyCopyRead> {
     return this.#write(profileId, async (journal) => ({
       entries: [...journal.entries.values()]
         .filter((state) => !state.settled && journal.doneBatches.has(state.batch))
-        .map((state) => ({ ...state.entry, doubtSince: state.doubtSince ?? state.pendingAttempt })),
+        .map((state) => ({
+          ...state.entry,
+          doubtSince: state.doubtSince ?? state.pendingAttempt,
+          ...(state.earlier ? { fromEarlierVersion: true as const } : {}),
+        })),
       problems: [...journal.problems],
     }));
   }
@@ -284,6 +345,7 @@ export class SafetyCopy {
           doubtSince: null,
           pendingAttempt: null,
           settled: false,
+          earlier: record.earlier === true || before?.earlier === true,
         });
         journal.byKey.set(idempotencyKey, localId);
         return;
@@ -291,6 +353,11 @@ export class SafetyCopy {
       case 'batch_done':
         journal.doneBatches.add(record.batch);
         return;
+      case 'earlier_version': {
+        const state = journal.entries.get(record.localId);
+        if (state) state.earlier = true;
+        return;
+      }
       case 'attempt': {
         const state = this.#byKey(journal, record.idempotencyKey);
         if (!state) return;
@@ -352,6 +419,7 @@ export class SafetyCopy {
       type: 'kept',
       batch: state.batch,
       ...state.entry,
+      ...(state.earlier ? { earlier: true as const } : {}),
     }));
     try {
       await journal.file.replace(records);

@@ -61,6 +61,9 @@ export const HOST_ONLY_SPECS: Readonly<Record<string, string>> = {
     'the launch link and the session cookie exist in the browser host only (Electron: electron/smoke.spec.ts)',
   'key-sweep.spec.ts': "reads the browser host's HTTP answers and its process's output for the key",
   'host-restart.spec.ts': 'restarts the browser host in the test process',
+  'loopback-address.spec.ts': "binds the browser host's port on [::1] and starts the host as a process",
+  'update-earlier-queue.spec.ts':
+    'updates a browser host from an earlier version of it (git history) in one browser profile',
   'crash-during-add.spec.ts': 'kills a browser host process',
   'crash-during-sync.spec.ts': 'kills a browser host process',
   'crash-during-sync.soak.spec.ts': 'kills a browser host process',

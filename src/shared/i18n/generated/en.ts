@@ -247,6 +247,12 @@ addEnglish({
   'core.profileNoAddress': (d) => 'The profile "' + d.name + '" has no service address yet.',
   'core.proxyLogin': (d) =>
     'The proxy at ' + d.proxy + ' asks for a login. Enter it in Keys and profiles, under "Proxy login".',
+  'core.proxyPlainHttp': (d) =>
+    'Not sent: ' +
+    d.origin +
+    ' is a plain http:// address, and through the proxy at ' +
+    d.proxy +
+    " the proxy could read the API key. Use the service's https:// address, or have your IT department list this address as an exception (NO_PROXY).",
   'core.proxySettings': () => "This computer's proxy settings could not be read, so the request was not sent.",
   'core.proxyUnreachable': (d) => 'The proxy at ' + d.proxy + ' could not be reached. Check the network connection.',
   'core.rateLimited': () => 'The service asked us to slow down; the app waits before it sends more.',
@@ -483,9 +489,30 @@ addEnglish({
   'diagnostics.storageQuiet': () => 'Nothing has happened to the storage since this window opened.',
   'diagnostics.title': () => 'Diagnostics',
   'diagnostics.updatesHeading': () => 'Updates of Adoption Desk',
+  'host.addressTaken': (d) =>
+    'Port ' +
+    d.port +
+    ' on ' +
+    d.address +
+    " is in use, so Adoption Desk did not start. Browsers open its address at both of this computer's loopback addresses, 127.0.0.1 and [::1] (the IPv6 one first), so whatever listens on either would receive the launch link and the session. Stop what holds the port (find it with `ss -ltnp 'sport = :" +
+    d.port +
+    "'` on Linux, `lsof -nP -iTCP:" +
+    d.port +
+    ' -sTCP:LISTEN` on macOS or `netstat -ano | findstr :' +
+    d.port +
+    '` on Windows), or start on another port with --port N.',
   'host.bodyNotJson': () => 'The request body is not valid JSON.',
   'host.bodyNotJsonType': () => 'The body must be application/json',
   'host.bodyTooLarge': () => 'The request body is larger than 1 MiB',
+  'host.continueToApp': () => 'Continue to Adoption Desk',
+  'host.earlierFailed': () =>
+    'The animals the earlier version kept in this browser could not be recovered this time. Nothing was lost: they stay where they are, and the next link Adoption Desk prints tries again.',
+  'host.earlierLinkUsed': () =>
+    'This link was used already or is too old. Open Adoption Desk with a new link: press Enter in the terminal where it is running.',
+  'host.earlierNoAnswer': () => 'Adoption Desk did not answer.',
+  'host.earlierTitle': () => 'Adoption Desk: animals from the earlier version',
+  'host.earlierWorking': () =>
+    'Looking for animals the earlier version of Adoption Desk kept in this browser, to send them…',
   'host.internalError': () => 'Internal error',
   'host.noSession': () =>
     'this window is no longer connected to Adoption Desk (it was restarted): open the new link it printed',
@@ -513,7 +540,9 @@ addEnglish({
   'host.portTaken': (d) =>
     'Port ' +
     d.port +
-    ' on 127.0.0.1 is in use, so Adoption Desk did not start. This data folder (' +
+    ' on ' +
+    d.address +
+    " is in use, so Adoption Desk did not start. Browsers open its address at both of this computer's loopback addresses, 127.0.0.1 and [::1] (the IPv6 one first), so whatever listens on either would receive the launch link and the session. This data folder (" +
     d.dataDir +
     ') always opens at ' +
     d.origin +
@@ -802,6 +831,33 @@ addEnglish({
     'may be cleared by the browser (the safety copy on this computer keeps every animal entered)',
   'storage.persistenceUnknown': () => 'not known (this browser does not say)',
   'storage.recordNameCategory': (d) => d.name + ', category ' + d.category,
+  'storage.recoveredEarlier': (d) =>
+    plural(d.count, 0, en, {
+      one:
+        number('en', d.count, 0) + ' animal from the earlier version was recovered (' + d.names + ') and will be sent.',
+      other:
+        number('en', d.count, 0) +
+        ' animals from the earlier version were recovered (' +
+        d.names +
+        ') and will be sent.',
+    }) + " This version opens at a new address, where the browser could not see the earlier version's queue.",
+  'storage.recoveredEarlierMore': (d) =>
+    plural(d.count, 0, en, {
+      one:
+        number('en', d.count, 0) +
+        ' animal from the earlier version was recovered (' +
+        d.names +
+        ' and ' +
+        number('en', d.more, 0) +
+        ' more) and will be sent.',
+      other:
+        number('en', d.count, 0) +
+        ' animals from the earlier version were recovered (' +
+        d.names +
+        ' and ' +
+        number('en', d.more, 0) +
+        ' more) and will be sent.',
+    }) + " This version opens at a new address, where the browser could not see the earlier version's queue.",
   'storage.restored': (d) =>
     plural(d.count, 0, en, {
       one:

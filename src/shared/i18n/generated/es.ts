@@ -266,6 +266,12 @@ const messages: Messages = {
     'El proxy en ' +
     d.proxy +
     ' pide un inicio de sesión. Introdúcelo en Claves y perfiles, en "Inicio de sesión del proxy".',
+  'core.proxyPlainHttp': (d) =>
+    'No se envió: ' +
+    d.origin +
+    ' es una dirección http:// sin cifrar, y a través del proxy en ' +
+    d.proxy +
+    ' el proxy podría leer la clave de API. Usa la dirección https:// del servicio, o pide a tu departamento de informática que incluya esta dirección como excepción (NO_PROXY).',
   'core.proxySettings': () =>
     'No se pudo leer la configuración de proxy de este equipo, así que no se envió la petición.',
   'core.proxyUnreachable': (d) => 'No se pudo conectar con el proxy en ' + d.proxy + '. Revisa la conexión de red.',
@@ -521,9 +527,30 @@ const messages: Messages = {
   'diagnostics.storageQuiet': () => 'No le ha pasado nada al almacenamiento desde que se abrió esta ventana.',
   'diagnostics.title': () => 'Diagnóstico',
   'diagnostics.updatesHeading': () => 'Actualizaciones de Adoption Desk',
+  'host.addressTaken': (d) =>
+    'El puerto ' +
+    d.port +
+    ' de ' +
+    d.address +
+    " está en uso, así que Adoption Desk no se inició. Los navegadores abren su dirección en las dos direcciones de bucle local de este equipo, 127.0.0.1 y [::1] (primero la IPv6), así que lo que escuche en cualquiera de ellas recibiría el enlace de inicio y la sesión. Detén lo que ocupa el puerto (averígualo con `ss -ltnp 'sport = :" +
+    d.port +
+    "'` en Linux, `lsof -nP -iTCP:" +
+    d.port +
+    ' -sTCP:LISTEN` en macOS o `netstat -ano | findstr :' +
+    d.port +
+    '` en Windows), o inicia en otro puerto con --port N.',
   'host.bodyNotJson': () => 'El cuerpo de la petición no es JSON válido.',
   'host.bodyNotJsonType': () => 'El cuerpo debe ser application/json',
   'host.bodyTooLarge': () => 'El cuerpo de la petición ocupa más de 1 MiB',
+  'host.continueToApp': () => 'Continuar a Adoption Desk',
+  'host.earlierFailed': () =>
+    'Esta vez no se pudieron recuperar los animales que la versión anterior guardó en este navegador. No se perdió nada: siguen donde están, y el próximo enlace que muestre Adoption Desk lo intentará de nuevo.',
+  'host.earlierLinkUsed': () =>
+    'Este enlace ya se usó o es demasiado antiguo. Abre Adoption Desk con un enlace nuevo: pulsa Intro en la terminal donde está en marcha.',
+  'host.earlierNoAnswer': () => 'Adoption Desk no respondió.',
+  'host.earlierTitle': () => 'Adoption Desk: animales de la versión anterior',
+  'host.earlierWorking': () =>
+    'Buscando los animales que la versión anterior de Adoption Desk guardó en este navegador, para enviarlos…',
   'host.internalError': () => 'Error interno',
   'host.noSession': () =>
     'esta ventana ya no está conectada a Adoption Desk (se reinició): abre el nuevo enlace que mostró',
@@ -551,7 +578,9 @@ const messages: Messages = {
   'host.portTaken': (d) =>
     'El puerto ' +
     d.port +
-    ' de 127.0.0.1 está en uso, así que Adoption Desk no se inició. Esta carpeta de datos (' +
+    ' de ' +
+    d.address +
+    ' está en uso, así que Adoption Desk no se inició. Los navegadores abren su dirección en las dos direcciones de bucle local de este equipo, 127.0.0.1 y [::1] (primero la IPv6), así que lo que escuche en cualquiera de ellas recibiría el enlace de inicio y la sesión. Esta carpeta de datos (' +
     d.dataDir +
     ') siempre se abre en ' +
     d.origin +
@@ -869,6 +898,35 @@ const messages: Messages = {
     'el navegador puede borrarlo (la copia de seguridad de este equipo conserva todos los animales introducidos)',
   'storage.persistenceUnknown': () => 'no se sabe (este navegador no lo indica)',
   'storage.recordNameCategory': (d) => d.name + ', categoría ' + d.category,
+  'storage.recoveredEarlier': (d) =>
+    plural(d.count, 0, es, {
+      one: 'Se recuperó ' + number('es', d.count, 0) + ' animal de la versión anterior (' + d.names + ') y se enviará.',
+      other:
+        'Se recuperaron ' +
+        number('es', d.count, 0) +
+        ' animales de la versión anterior (' +
+        d.names +
+        ') y se enviarán.',
+    }) + ' Esta versión se abre en una dirección nueva, donde el navegador no veía la cola de la versión anterior.',
+  'storage.recoveredEarlierMore': (d) =>
+    plural(d.count, 0, es, {
+      one:
+        'Se recuperó ' +
+        number('es', d.count, 0) +
+        ' animal de la versión anterior (' +
+        d.names +
+        ' y ' +
+        number('es', d.more, 0) +
+        ' más) y se enviará.',
+      other:
+        'Se recuperaron ' +
+        number('es', d.count, 0) +
+        ' animales de la versión anterior (' +
+        d.names +
+        ' y ' +
+        number('es', d.more, 0) +
+        ' más) y se enviarán.',
+    }) + ' Esta versión se abre en una dirección nueva, donde el navegador no veía la cola de la versión anterior.',
   'storage.restored': (d) =>
     plural(d.count, 0, es, {
       one:
