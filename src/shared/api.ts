@@ -19,6 +19,14 @@ const MAX_KEY_BYTES = 4096;
  */
 const LONE_SURROGATE = /\p{Cs}/u;
 
+/**
+ * A secret (an API key, a proxy password) of fewer characters than this is hidden from what the
+ * core answers only where it stands alone as a word (electron/core/keys/scrub.ts), and staff are
+ * told so when they save one: hidden wherever it appears, it would blank ordinary words and dates.
+ */
+export const SHORT_SECRET_LENGTH = 8;
+export const isShortSecret = (secret: string): boolean => [...secret].length < SHORT_SECRET_LENGTH;
+
 /** An API key as staff paste it: non-empty, no whitespace or control characters, ≤ 4 KiB. */
 export const ApiKey = z.string().check(
   z.minLength(1, { error: () => t('contract.keyEmpty') }),

@@ -5,7 +5,7 @@
  * `keyStatus` channel, and the key prompt, the indicator and Keys and profiles all read it here.
  */
 import { t } from '../i18n';
-import { ApiKey, type KeyState } from '../shared/api';
+import { ApiKey, isShortSecret, type KeyState, SHORT_SECRET_LENGTH } from '../shared/api';
 import type { AdoptionApi } from '../shared/client';
 import { describeIssues } from '../shared/errors';
 
@@ -19,6 +19,7 @@ export class KeysStore {
   // The sentences are kept as how to say them, so they follow the language shown.
   #message = $state<(() => string) | null>(null);
   #error = $state<(() => string) | null>(null);
+  #warning = $state<(() => string) | null>(null);
   lastTest = $state<KeyTest | null>(null);
   /** The profile the message, error and test result are about. */
   about = $state<string | null>(null);
@@ -55,6 +56,11 @@ export class KeysStore {
   /** Why the last action failed, in the language shown. */
   get error(): string | null {
     return this.#error?.() ?? null;
+  }
+
+  /** What staff should know of the key just saved (it is short: easy to guess, hidden as a word only). */
+  get warning(): string | null {
+    return this.#warning?.() ?? null;
   }
 
   /** The key state, null until known. */
@@ -115,6 +121,7 @@ export class KeysStore {
     // The core says so too (its `key` event); until it is here, or if it already said more, it wins.
     if (events === this.#events) this.#apply(profileId, { state: 'saved', at: this.byProfile[profileId]?.at ?? 0 });
     this.#message = () => t('shell.keySaved');
+    if (isShortSecret(parsed.data)) this.#warning = () => t('shell.keyShort', { min: SHORT_SECRET_LENGTH });
     this.onSaved(profileId);
     return true;
   }
@@ -152,6 +159,7 @@ export class KeysStore {
     this.about = profileId;
     this.#message = null;
     this.#error = null;
+    this.#warning = null;
     this.lastTest = null;
   }
 }

@@ -6,7 +6,8 @@
  *
  * Validation messages name the failing paths and zod's messages, never the input values
  * (the `setKey` input holds an API key). Every answer leaves through the scrubber
- * (`scrub.ts`): no API key, whole or in part, crosses this edge, nor reaches the error log.
+ * (`scrub.ts`): no API key or proxy password, whole in any form, crosses this edge, nor
+ * reaches the error log.
  */
 import { z } from 'zod';
 import { api, type Channel, type ChannelArgs, type ChannelOutput, CHANNELS } from '../../../src/shared/api';

@@ -768,6 +768,10 @@ addEnglish({
   'shell.keyNotSaved': (d) => 'Key not saved: ' + d.reason,
   'shell.keyRemoved': () => 'Key removed.',
   'shell.keySaved': () => 'Key saved.',
+  'shell.keyShort': (d) =>
+    'This key has fewer than ' +
+    number('en', d.min, 0) +
+    ' characters: it is easy to guess, and the app can hide it on screen only where it stands alone as a word. Ask for a longer one if you can.',
   'shell.kind': (d) =>
     select(d.kind, { production: 'production', staging: 'staging', demo: 'local demo', other: 'custom' }),
   'shell.kindBadge': (d) =>
@@ -776,6 +780,10 @@ addEnglish({
   'shell.proxyNotSaved': (d) => 'Proxy login not saved: ' + d.reason,
   'shell.proxyRemoved': (d) => 'Proxy login removed for ' + d.proxy + '.',
   'shell.proxySaved': (d) => 'Proxy login saved for ' + d.proxy + '.',
+  'shell.proxyShort': (d) =>
+    'This password has fewer than ' +
+    number('en', d.min, 0) +
+    ' characters: it is easy to guess, and the app can hide it on screen only where it stands alone as a word.',
   'shell.reachOffline': () => 'Offline',
   'shell.reachOnline': () => 'Online',
   'shell.reachUnknown': () => 'Not checked yet',

@@ -824,6 +824,10 @@ const messages: Messages = {
   'shell.keyNotSaved': (d) => 'Clave no guardada: ' + d.reason,
   'shell.keyRemoved': () => 'Clave quitada.',
   'shell.keySaved': () => 'Clave guardada.',
+  'shell.keyShort': (d) =>
+    'Esta clave tiene menos de ' +
+    number('es', d.min, 0) +
+    ' caracteres: es fácil de adivinar, y la app solo puede ocultarla en pantalla donde aparece sola, como palabra. Si puedes, pide una más larga.',
   'shell.kind': (d) =>
     select(d.kind, { production: 'producción', staging: 'pruebas', demo: 'demo local', other: 'personalizado' }),
   'shell.kindBadge': (d) =>
@@ -832,6 +836,10 @@ const messages: Messages = {
   'shell.proxyNotSaved': (d) => 'Inicio de sesión del proxy no guardado: ' + d.reason,
   'shell.proxyRemoved': (d) => 'Inicio de sesión del proxy quitado para ' + d.proxy + '.',
   'shell.proxySaved': (d) => 'Inicio de sesión del proxy guardado para ' + d.proxy + '.',
+  'shell.proxyShort': (d) =>
+    'Esta contraseña tiene menos de ' +
+    number('es', d.min, 0) +
+    ' caracteres: es fácil de adivinar, y la app solo puede ocultarla en pantalla donde aparece sola, como palabra.',
   'shell.reachOffline': () => 'Sin conexión',
   'shell.reachOnline': () => 'Conectado',
   'shell.reachUnknown': () => 'Sin comprobar todavía',

@@ -498,12 +498,14 @@ export interface Messages {
   'shell.keyNotSaved': (d: { reason: string | number }) => string;
   'shell.keyRemoved': () => string;
   'shell.keySaved': () => string;
+  'shell.keyShort': (d: { min: number }) => string;
   'shell.kind': (d: { kind: string }) => string;
   'shell.kindBadge': (d: { kind: string }) => string;
   'shell.proxyNotRemoved': (d: { reason: string | number }) => string;
   'shell.proxyNotSaved': (d: { reason: string | number }) => string;
   'shell.proxyRemoved': (d: { proxy: string | number }) => string;
   'shell.proxySaved': (d: { proxy: string | number }) => string;
+  'shell.proxyShort': (d: { min: number }) => string;
   'shell.reachOffline': () => string;
   'shell.reachOnline': () => string;
   'shell.reachUnknown': () => string;
