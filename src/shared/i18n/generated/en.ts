@@ -323,7 +323,7 @@ addEnglish({
     d.file +
     ' is not used: ' +
     d.reason +
-    '. Production and Staging are taken from the settings packed with the app instead; your IT department can set them as a policy (Adoption Desk README, "For IT").',
+    '. Production and Staging are taken from the settings packed with the app instead; your IT department can set them as a policy (Adoption Desk\'s IT guide, docs/it-guide.md, "Production and Staging addresses").',
   'coreProfiles.machineOwnerUnchecked': (d) => 'its owner could not be checked (' + d.detail + ')',
   'coreProfiles.machineUnreadable': (d) => 'it could not be read (' + d.detail + ')',
   'coreProfiles.notRemovedNoProfile': () => 'The profile was not removed: there is no profile with this id.',
@@ -370,7 +370,8 @@ addEnglish({
       other: 'cannot be used',
     }) +
     '; updates are off.',
-  'coreUpdates.noAddress': () => 'No update address is set: your IT department can set one (README, "For IT").',
+  'coreUpdates.noAddress': () =>
+    'No update address is set: your IT department can set one (Adoption Desk\'s IT guide, docs/it-guide.md, "Updates").',
   'coreUpdates.notInstalledApp': () => 'Updates come with the installed desktop app.',
   'coreUpdates.settingsForm': (d) => d.source + ': the updates settings are not in the expected form.',
   'coreUpdates.settingsFormProblem': (d) =>

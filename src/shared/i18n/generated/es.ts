@@ -357,7 +357,7 @@ const messages: Messages = {
     d.file +
     ': ' +
     d.reason +
-    '. Producción y Pruebas se toman de la configuración incluida en la app; tu departamento de TI puede establecerlas como directiva (README de Adoption Desk, "For IT").',
+    '. Producción y Pruebas se toman de la configuración incluida en la app; tu departamento de TI puede establecerlas como directiva (guía para TI de Adoption Desk, docs/it-guide.md, apartado "Production and Staging addresses").',
   'coreProfiles.machineOwnerUnchecked': (d) => 'no se pudo comprobar su propietario (' + d.detail + ')',
   'coreProfiles.machineUnreadable': (d) => 'no se pudo leer (' + d.detail + ')',
   'coreProfiles.notRemovedNoProfile': () => 'No se quitó el perfil: no hay ningún perfil con este id.',
@@ -405,7 +405,7 @@ const messages: Messages = {
     }) +
     '; las actualizaciones están desactivadas.',
   'coreUpdates.noAddress': () =>
-    'No hay ninguna dirección de actualizaciones: tu departamento de TI puede configurar una (README, "For IT").',
+    'No hay ninguna dirección de actualizaciones: tu departamento de TI puede configurar una (guía para TI de Adoption Desk, docs/it-guide.md, apartado "Updates").',
   'coreUpdates.notInstalledApp': () => 'Las actualizaciones llegan con la app de escritorio instalada.',
   'coreUpdates.settingsForm': (d) => d.source + ': la configuración de actualizaciones no tiene la forma esperada.',
   'coreUpdates.settingsFormProblem': (d) =>

@@ -1,5 +1,5 @@
 /**
- * The policy templates IT uses (resources/policies/, README "For IT") name exactly the policies
+ * The policy templates IT uses (resources/policies/, docs/it-guide.md) name exactly the policies
  * the app reads, at the place it reads them: the ADMX's registry key and value names, the ADML's
  * strings for each, the configuration profile's payload type (the app's bundle id) and keys, and
  * the Linux example, which the app's own reader accepts.
