@@ -2,13 +2,14 @@
  * Compiles the message catalogues (src/shared/i18n/catalogues/<language>/<area>.json, ICU
  * MessageFormat 1) into TypeScript modules of message functions (src/shared/i18n/generated/),
  * with @messageformat/core: one module per language (the window loads English with the start-up
- * and the others when chosen), the `Messages` type every language must satisfy (its parameters
+ * and the others when chosen), English once more with only the messages src/ names (the window's:
+ * `windowKeys`), the `Messages` type every language must satisfy (its parameters
  * from the ICU arguments: a plural's or a number's argument is a number), and the pseudo-locale
  * en-XA (docs/i18n.md). Checks first, and refuses with the list of what is wrong: a file or key
  * one language has and another lacks, a message that does not parse, a plural without `other`,
  * or a translation whose arguments differ from the English ones.
  *
- * `npm run messages` writes the files; test/src/i18n/catalogues.test.ts fails when the committed
+ * `npm run messages` writes the files; test/src/shared/i18n/catalogues.test.ts fails when the committed
  * ones are not what this makes of the catalogues.
  */
 import MessageFormat from '@messageformat/core';
@@ -217,7 +218,7 @@ export function windowKeys(keys: readonly string[], dir = join(ROOT, 'src')): st
   return keys.filter((key) => named(key) || madeAreas.has(key.slice(0, key.indexOf('.'))));
 }
 
-/** The files now in GENERATED_DIR, as `compileCatalogues` names them ("en.ts", "en/list.ts"). */
+/** The files now in GENERATED_DIR, as `compileCatalogues` names them ("en.ts", "en-window.ts"). */
 export function generatedFiles(): string[] {
   return readdirSync(GENERATED_DIR, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
