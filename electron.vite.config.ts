@@ -5,14 +5,10 @@ import type { Plugin } from 'vite';
 
 const root = import.meta.dirname;
 const folder = (id: string) => /^src[\\/]([^\\/]+)[\\/]/.exec(relative(root, id))?.[1];
-/** A module of a feature folder of the renderer (src/<folder>/, any but src/shared, the contract). */
-const inFeature = (id: string) => ![undefined, 'shared'].includes(folder(id));
 /** src/app loads the next steps of the start-up with `import()` (src/main.ts). */
 const inApp = (id: string) => folder(id) === 'app';
-/**
- * The entry's own modules (src/main.ts, src/transport.ts, src/app/index.ts) stay its chunk, which no
- * other chunk imports: the entry awaits its steps, and a step importing it back would wait forever.
- */
+// The entry's own modules (src/main.ts, transport.ts, app/index.ts) stay its chunk, which no other imports:
+// the entry awaits its steps, and a step importing it back would wait for it forever.
 const ownedByEntry = (id: string) => inApp(id) || (id.startsWith(resolve(root, 'src')) && !folder(id));
 /** Loaded with `import()` somewhere (a screen, a language, a step): a chunk of its own. */
 const loadedLater = (id: string, ctx: { getModuleInfo(id: string): { dynamicImporters: string[] } | null }) =>
@@ -62,10 +58,9 @@ function preloadEntrySteps(): Plugin {
 export default defineConfig({
   main: {
     build: {
-      // Pure-JavaScript dependencies are bundled into the main process; only the native modules
-      // (keytar, the policy watcher: loaded from app.asar.unpacked) stay modules in the package
-      // (electron-builder.yml `files`). electron-updater goes into a chunk of its own, loaded by
-      // the packaged app alone (electron/main/updates.ts).
+      // Pure-JavaScript dependencies are bundled into the main process; only the native modules (keytar,
+      // the policy watcher: loaded from app.asar.unpacked) stay modules in the package (electron-builder.yml
+      // `files`). electron-updater goes into a chunk of its own, loaded by the packaged app alone.
       externalizeDeps: { exclude: ['zod', 'lossless-json', 'undici', 'electron-updater', '@messageformat/runtime'] },
       rollupOptions: { input: { index: resolve(root, 'electron/main/index.ts') } },
     },
@@ -99,12 +94,11 @@ export default defineConfig({
       cssCodeSplit: false,
       rollupOptions: {
         input: { index: resolve(root, 'src/index.html') },
-        // The start-up in one chunk per step of src/main.ts, each with what it imports that an earlier
-        // one does not (a group takes in its modules' imports): the entry's (the contract, the
-        // transport, the window's messages, Svelte's core), then each `import()` of src/app. Every
-        // screen reads them; small chunks of their parts would add requests and lose compression
-        // (each file is gzipped alone). What is loaded with import() stays apart even where it is
-        // imported too (zod's index of locales imports its Spanish, loaded when chosen).
+        // The start-up in one chunk per step of src/main.ts, each with what it imports that an earlier one
+        // does not (a group takes in its modules' imports): the entry's (the contract, the window's English,
+        // src/i18n, Svelte's core), then each `import()` of src/app. Small chunks of their parts would add
+        // requests and lose compression (each file is gzipped alone). What is loaded with import() stays
+        // apart even where it is imported too (zod's index of locales imports its Spanish, loaded when chosen).
         output: {
           codeSplitting: {
             groups: [
@@ -113,11 +107,12 @@ export default defineConfig({
             ],
           },
         },
-        // The features' index.ts files re-export screens beside stores; their modules have no side
-        // effects but their exports, so a screen lands in the chunk of the step that uses it, not in
-        // step 2's, which imports the same index for a store. Styles are side effects.
+        // The features (src/<folder>/ but shared): their index.ts files re-export screens beside stores, and
+        // their modules have no side effects but their exports, so a screen lands in the chunk of the step
+        // that uses it, not in step 2's, which imports the same index for a store. Styles are side effects.
         treeshake: {
-          moduleSideEffects: (id) => (/\.css$|[?&]type=style/.test(id) ? true : inFeature(id) ? false : undefined),
+          moduleSideEffects: (id) =>
+            /\.css$|[?&]type=style/.test(id) ? true : [undefined, 'shared'].includes(folder(id)) ? undefined : false,
         },
       },
     },
