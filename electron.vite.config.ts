@@ -1,6 +1,6 @@
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig } from 'electron-vite';
-import { basename, relative, resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import type { Plugin } from 'vite';
 
 const root = import.meta.dirname;
@@ -94,22 +94,22 @@ export default defineConfig({
       cssCodeSplit: false,
       rollupOptions: {
         input: { index: resolve(root, 'src/index.html') },
-        // The start-up in one chunk per step of src/main.ts, each with what it imports that an earlier one
-        // does not (a group takes in its modules' imports): the entry's (the contract, the window's English,
-        // src/i18n, Svelte's core), then each `import()` of src/app. Small chunks of their parts would add
+        // The start-up in two chunks (a group takes in its modules' imports): `start`, what the entry imports
+        // (the contract, the window's English, src/i18n, Svelte's core), evaluated before it; `app`, what the
+        // steps it loads with import() from src/app add (the stores, the components). Smaller chunks would add
         // requests and lose compression (each file is gzipped alone). What is loaded with import() stays
         // apart even where it is imported too (zod's index of locales imports its Spanish, loaded when chosen).
         output: {
           codeSplitting: {
             groups: [
               { name: (id, ctx) => (loadedLater(id, ctx) || ownedByEntry(id) ? null : 'start'), tags: ['$initial'] },
-              { name: (id, ctx) => (inApp(id) && loadedLater(id, ctx) ? basename(id).split('.')[0]! : null) },
+              { name: (id, ctx) => (inApp(id) && loadedLater(id, ctx) ? 'app' : null) },
             ],
           },
         },
         // The features (src/<folder>/ but shared): their index.ts files re-export screens beside stores, and
         // their modules have no side effects but their exports, so a screen lands in the chunk of the step
-        // that uses it, not in step 2's, which imports the same index for a store. Styles are side effects.
+        // that uses it, not in the start-up's, which imports the same index for a store. Styles are side effects.
         treeshake: {
           moduleSideEffects: (id) =>
             /\.css$|[?&]type=style/.test(id) ? true : [undefined, 'shared'].includes(folder(id)) ? undefined : false,
