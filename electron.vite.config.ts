@@ -9,7 +9,7 @@ const folder = (id: string) => /^src[\\/]([^\\/]+)[\\/]/.exec(relative(root, id)
 const inApp = (id: string) => folder(id) === 'app';
 // The entry's own modules (src/main.ts, transport.ts, app/index.ts) stay its chunk, which no other imports:
 // the entry awaits its steps, and a step importing it back would wait for it forever.
-const ownedByEntry = (id: string) => inApp(id) || (id.startsWith(resolve(root, 'src')) && !folder(id));
+const ownedByEntry = (id: string) => inApp(id) || (/^src[\\/]/.test(relative(root, id)) && !folder(id));
 /** Loaded with `import()` somewhere (a screen, a language, a step): a chunk of its own. */
 const loadedLater = (id: string, ctx: { getModuleInfo(id: string): { dynamicImporters: string[] } | null }) =>
   Boolean(ctx.getModuleInfo(id)?.dynamicImporters.length);
