@@ -8,6 +8,7 @@ import { DiagnosticEntry } from './diagnostics';
 import { Language, t } from './i18n';
 import { ProfileId, Profile, ProfileInput, ProfileList } from './profile';
 import { GovernorSnapshot } from './rate-limit';
+import type { Result } from './result';
 import { UpdateStatus } from './updates';
 import { z } from './zod';
 
@@ -288,6 +289,11 @@ export type EventName = keyof typeof events;
 export type EventPayload<E extends EventName> = z.output<(typeof events)[E]>;
 
 export const CHANNELS = Object.keys(api) as Channel[];
+
+/** What serves channel C in the core: its parsed input in, a result out (electron/core/api/router.ts calls it). */
+export type ChannelHandler<C extends Channel> = (args: ChannelArgs<C>) => Promise<Result<ChannelOutput<C>>>;
+/** The handlers of the channels C (all by default): each core subsystem serves its own (docs/architecture.md). */
+export type Handlers<C extends Channel = Channel> = { [K in C]: ChannelHandler<K> };
 
 export type DesktopApi = typeof desktopApi;
 export type DesktopChannel = keyof DesktopApi;

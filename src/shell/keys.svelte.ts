@@ -7,6 +7,7 @@
 import { t } from '../i18n';
 import { ApiKey, isShortSecret, type KeyState, SHORT_SECRET_LENGTH } from '../shared/api';
 import type { AdoptionApi } from '../shared/client';
+import { createEmitter, type Disposer } from '../shared/emitter';
 import { describeIssues } from '../shared/errors';
 
 export type KeyTest = { result: 'valid' | 'invalid' | 'unreachable' | 'error'; message: string };
@@ -26,9 +27,7 @@ export class KeysStore {
   #unsubscribe: (() => void) | null = null;
   /** Counts the core's key events, so an answer does not overwrite a newer event. */
   #events = 0;
-  // Listeners, not state: nothing renders from them.
-  // eslint-disable-next-line svelte/prefer-svelte-reactivity
-  readonly #onChange = new Set<(profileId: string, state: KeyState) => void>();
+  readonly #changed = createEmitter<[profileId: string, state: KeyState]>();
 
   constructor(
     private readonly api: AdoptionApi,
@@ -81,9 +80,8 @@ export class KeysStore {
   }
 
   /** Called whenever a profile's key state changes. */
-  onChange(listener: (profileId: string, state: KeyState) => void): () => void {
-    this.#onChange.add(listener);
-    return () => void this.#onChange.delete(listener);
+  onChange(listener: (profileId: string, state: KeyState) => void): Disposer {
+    return this.#changed.on(listener);
   }
 
   async refresh(profileId: string): Promise<void> {
@@ -152,7 +150,7 @@ export class KeysStore {
   #apply(profileId: string, known: Known): void {
     const previous = this.byProfile[profileId]?.state;
     this.byProfile[profileId] = known;
-    if (previous !== known.state) for (const listener of this.#onChange) listener(profileId, known.state);
+    if (previous !== known.state) this.#changed.emit(profileId, known.state);
   }
 
   #reset(profileId: string): void {

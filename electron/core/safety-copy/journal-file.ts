@@ -11,12 +11,25 @@
 import { createHash } from 'node:crypto';
 import * as nodeFs from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { t } from '../../../src/shared/i18n';
 import { syncFolder, writeFileAtomic } from '../data-folder';
 
 /** The part of `node:fs/promises` the journal uses (tests inject failing or recording versions). */
 export type JournalFs = Pick<typeof nodeFs, 'open' | 'readFile' | 'rename' | 'mkdir' | 'rm' | 'truncate' | 'copyFile'>;
 
 export const nodeJournalFs: JournalFs = nodeFs;
+
+/** What staff read when a journal could not be written (a full disk says so). */
+export function journalFailure(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  const why =
+    code === 'ENOSPC' || code === 'EDQUOT'
+      ? 'full'
+      : code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
+        ? 'denied'
+        : 'failed';
+  return t('core.journalFailure', { why });
+}
 
 /** A line's checksum: the first 16 hex digits of the SHA-256 of its JSON. */
 function checksum(json: string): string {

@@ -24,6 +24,7 @@ import { Int64, NewAnimal } from '../../../src/shared/animal';
 import type { SafetyEntry } from '../../../src/shared/api';
 import type { Clock } from '../../../src/shared/clock';
 import { describeIssues } from '../../../src/shared/errors';
+import { createEmitter, type Disposer, type Emitter } from '../../../src/shared/emitter';
 import { t } from '../../../src/shared/i18n';
 import { type JournalFs, JournalFile, nodeJournalFs } from './journal-file';
 
@@ -105,10 +106,17 @@ export class SafetyCopy {
   readonly #journals = new Map<string, Promise<ProfileJournal>>();
   readonly #queues = new Map<string, Promise<unknown>>();
   readonly #fs: JournalFs;
-  readonly #listeners = new Set<() => void>();
+  readonly #changed: Emitter;
 
   constructor(private readonly options: SafetyCopyOptions) {
     this.#fs = options.fs ?? nodeJournalFs;
+    const logError = options.logError;
+    // Without a log, the emitter's own report (the console).
+    this.#changed = createEmitter(
+      logError
+        ? { onListenerError: (error) => logError(`safety copy: a change listener failed (${String(error)})`) }
+        : {},
+    );
   }
 
   /** The journal's path of a profile (profile ids are `[a-z0-9-]`, so a safe file name). */
@@ -242,9 +250,8 @@ export class SafetyCopy {
   }
 
   /** `listener` is called after each change written to a journal (the open count may differ); returns the unsubscribe. */
-  onChange(listener: () => void): () => void {
-    this.#listeners.add(listener);
-    return () => void this.#listeners.delete(listener);
+  onChange(listener: () => void): Disposer {
+    return this.#changed.on(listener);
   }
 
   async #profilesOnDisk(): Promise<string[]> {
@@ -262,7 +269,7 @@ export class SafetyCopy {
     return this.#write(profileId, async (journal) => {
       await journal.file.remove();
       this.#journals.delete(profileId);
-      for (const listener of this.#listeners) queueMicrotask(listener);
+      queueMicrotask(() => this.#changed.emit());
     });
   }
 
@@ -399,7 +406,7 @@ export class SafetyCopy {
       throw error;
     }
     for (const record of records) this.#apply(journal, record);
-    for (const listener of this.#listeners) queueMicrotask(listener);
+    queueMicrotask(() => this.#changed.emit());
   }
 
   /**
