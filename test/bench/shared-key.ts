@@ -237,7 +237,7 @@ function print(devices: number, runs: ReadonlyArray<readonly [string, Run]>): vo
 /** The worst of several runs of ours, metric by metric (the slowest, the most refused, the least fair). */
 function worstOf(runs: readonly Run[]): Run {
   const pick = (metric: keyof Run, worse: (a: number, b: number) => number) =>
-    runs.map((run) => run[metric]).reduce(worse);
+    runs.map((run) => run[metric]).reduce((a, b) => worse(a, b));
   return {
     loadBefore: pick('loadBefore', Math.max),
     loadAfter: pick('loadAfter', Math.max),
