@@ -32,18 +32,6 @@
  * device, all of their work together fits, and their sends after the quiet cannot be
  * refused) closes too. A device that has to wait waits for the reset (plus a random delay of
  * up to RESET_JITTER_MS, so that the devices do not all fire at the boundary).
- *
- * Agreeing on the reset (issue 34). Each device turns `X-RateLimit-Reset` into its own clock
- * with its own bounds on the skew (rate-window.ts), which stay up to a second loose until one
- * of its answers crosses a second of the service's clock; devices whose bursts did and did not
- * cross one came back up to a second apart, and the early ones took the window. So in the
- * window where a device first meets the others (all of them there at once after a start) it
- * sends one request per answer, each timed so that its answer halves its bounds, as long as
- * one request of every other device since its last answer still leaves a value for it
- * (`stepReadyAt`); the device that opened the window takes what is left once nobody can still
- * be sending. The devices of the last window are expected back in the next one: early in a
- * window a device holds back one request for each of them (not only for those counted in this
- * window's first answers), and the window is closed only after that time.
  */
 
 export const RESET_JITTER_MS = 30;
@@ -59,16 +47,6 @@ const OTHERS_MARGIN = 1;
 /** Quiet before closing: every request in flight has been counted by then (round trips of ours, at least CLOSE_QUIET_MS). */
 const CLOSE_QUIET_ROUND_TRIPS = 4;
 const CLOSE_QUIET_MS = 20;
-/**
- * From this many other devices on, requests refused while the key is told to wait can ban it
- * (the local service bans after 10; the interface only says a ban can follow): devices that
- * think their work ends in this window close it only once most others stopped sending.
- */
-const MANY_DEVICES = 10;
-/** First shared window: how long after its last answer the opener waits before it takes what is left (longer than any device's step). */
-const SOLE_QUIET_MS = 1200;
-/** First shared window: with a request of ours under way, look again this much later (its answer comes first). */
-const STEP_WAIT_MS = 250;
 
 export interface Observation {
   /** Our dispatch number of the request this response answers. */
@@ -81,8 +59,6 @@ export interface Observation {
   sentAt: number;
   /** `X-RateLimit-Limit`, when given. */
   limit?: number | null;
-  /** Our other requests still in flight when this answer came. */
-  inFlight?: number;
 }
 
 interface WindowCount {
@@ -94,12 +70,6 @@ interface WindowCount {
   own: number;
   /** Our request took the window's first value (Remaining = Limit − 1): we close the window. */
   opened: boolean;
-  /** Values gone before our first answer of the window that our own requests cannot have taken. */
-  ahead: number;
-  /** First shared window: we opened it and take what is left, alone (see `stepReadyAt`). */
-  closing: boolean;
-  /** Others were counted between two answers to consecutive requests of ours in this window. */
-  sampled: boolean;
 }
 
 interface Interval {
@@ -110,31 +80,21 @@ interface Interval {
 export class DeviceShare {
   private last: Observation | null = null;
   private current: WindowCount | null = null;
+  private previous: WindowCount | null = null;
   /** Our requests refused (not counted by the service), by dispatch number. */
   private readonly refused = new Set<number>();
   /** Our last two intervals between answers of the same window (newest first). */
   private intervals: Interval[] = [];
-  private roundTrip = 0;
+  private roundTripMs = 0;
   /** The others' requests between two answers to consecutive requests of ours, newest first. */
   private samples: number[] = [];
   private jitter: { resetKey: string; ms: number } | null = null;
-  /** Devices estimated at the end of the last window (they come back to this one). */
-  private lastWindowDevices = 1;
-  /** When an answer last showed requests of others (local ms). */
-  private othersSeenAt: number | null = null;
-  /** The window in which this device first saw others after a time alone: where the devices learn each other's clock. */
-  private firstSharedWindow: string | null = null;
 
   constructor(
     private readonly random: () => number,
     /** Waited beyond a reset time (`X-RateLimit-Reset` has whole seconds). */
     private readonly marginMs: number,
   ) {}
-
-  /** Our round trip (send to answer), smoothed; 0 before the first answer. */
-  get roundTripMs(): number {
-    return this.roundTrip;
-  }
 
   /** One of our requests was refused (429): the service did not count it. */
   onRefused(seq: number): void {
@@ -143,41 +103,17 @@ export class DeviceShare {
   }
 
   observe(obs: Observation): void {
-    const wasActive = this.othersActive(obs.at);
-    this.learn(obs);
-    if (!wasActive && this.othersActive(obs.at)) this.firstSharedWindow = this.current?.resetKey ?? null;
-  }
-
-  private learn(obs: Observation): void {
     const sample = Math.max(0, obs.at - obs.sentAt);
-    this.roundTrip = this.roundTrip === 0 ? sample : 0.8 * this.roundTrip + 0.2 * sample;
+    this.roundTripMs = this.roundTripMs === 0 ? sample : 0.8 * this.roundTripMs + 0.2 * sample;
     const last = this.last;
     if (last && obs.seq <= last.seq) return; // an older answer overtaken by a newer one
     let current = this.current;
     if (!current || current.resetKey !== obs.resetKey) {
-      if (current && current.others > 0) this.othersSeenAt = Math.max(this.othersSeenAt ?? 0, current.firstAt);
-      // the devices of the window that ends: each will come back to this one
-      this.lastWindowDevices = current ? this.devices(obs.at) : 1;
+      this.previous = current;
       // The first answer of a window counts nothing: Limit − Remaining may be our own use
-      // before a restart as well as another device's. But once we have seen a window, more
-      // values gone than our requests since the last answer and those still in flight can
-      // have taken show others on the key.
-      const ours = obs.seq - (last?.seq ?? 0) + (obs.inFlight ?? 0);
-      const ahead = obs.limit == null ? 0 : Math.max(0, obs.limit - obs.remaining - ours);
-      current = {
-        resetKey: obs.resetKey,
-        firstAt: obs.at,
-        others: 0,
-        othersSigned: 0,
-        own: 1,
-        opened: false,
-        ahead,
-        closing: false,
-        sampled: false,
-      };
+      // before a restart as well as another device's.
+      current = { resetKey: obs.resetKey, firstAt: obs.at, others: 0, othersSigned: 0, own: 1, opened: false };
       this.current = current;
-      // (not on our very first answer: Limit − Remaining may be our own use before a restart)
-      if (last && ahead > 0) this.othersSeenAt = obs.at;
     } else if (last) {
       const own = this.ownCounted(last.seq, obs.seq);
       const others = last.remaining - obs.remaining - own;
@@ -188,25 +124,15 @@ export class DeviceShare {
         0,
         2,
       );
-      if (own === 1) {
-        this.samples = [Math.max(0, others), ...this.samples].slice(0, SAMPLES);
-        current.sampled = true;
-      }
-      if (others > 0) current.closing = false; // another device still sends: not alone after all
+      if (own === 1) this.samples = [Math.max(0, others), ...this.samples].slice(0, SAMPLES);
     }
     if (obs.limit != null && obs.remaining === obs.limit - 1) current.opened = true;
     this.last = obs;
   }
 
-  /**
-   * Whether other devices used the key lately: in this window, or in any window that began
-   * in the last MEMORY_MS (not only the last one: a device that gets one request into each
-   * window counts nobody in either, and once went on alone into a window another device had
-   * just used up, issue 34).
-   */
+  /** Whether other devices used the key lately. */
   othersActive(now: number): boolean {
-    if (this.current !== null && this.current.others > 0 && now - this.current.firstAt < MEMORY_MS) return true;
-    return this.othersSeenAt !== null && now - this.othersSeenAt < MEMORY_MS;
+    return [this.current, this.previous].some((w) => w !== null && w.others > 0 && now - w.firstAt < MEMORY_MS);
   }
 
   /**
@@ -230,41 +156,7 @@ export class DeviceShare {
   inFlightOthers(now: number): number {
     const joining = this.current !== null && now - this.current.firstAt < JOIN_MS;
     const measured = this.measuredOthers();
-    const coming = Math.max(this.devices(now), this.lastWindowDevices);
-    return joining ? Math.max(measured, coming - 1 + this.margin()) : measured;
-  }
-
-  /**
-   * Whether this is the window in which we first saw the others (after a time alone): at a
-   * fresh start of several devices, where each learns the service's clock (pacing-gate.ts).
-   */
-  inFirstSharedWindow(): boolean {
-    return this.current !== null && this.current.resetKey === this.firstSharedWindow;
-  }
-
-  /**
-   * In the first shared window, one request per answer at most, each at `stepAt` (chosen by
-   * the gate so that its answer tells most of the service's clock), while one request of
-   * every other device since our last answer (they do the same) still leaves a value for it.
-   * Then the others wait for the reset, and the device that opened the window, once none of
-   * them can still be sending (SOLE_QUIET_MS after its last answer), takes what is left: its
-   * answers are then the only ones.
-   */
-  private stepReadyAt(now: number, inFlight: number, resetAt: number, stepAt: number): number {
-    const last = this.last as Observation;
-    const current = this.current as WindowCount;
-    if (inFlight > 0) return now + STEP_WAIT_MS; // its answer comes first
-    if (current.closing) return now;
-    const others = Math.max(current.ahead, ...this.samples.slice(0, K_ROUND_TRIPS));
-    if (last.remaining - others - this.margin() >= 1) return Math.max(now, stepAt);
-    if (current.opened && last.remaining >= 1) {
-      const closeAt = last.at + SOLE_QUIET_MS;
-      if (closeAt < resetAt) {
-        if (now >= closeAt) current.closing = true;
-        return Math.max(now, closeAt);
-      }
-    }
-    return this.afterReset(last.resetKey, resetAt);
+    return joining ? Math.max(measured, this.devices(now) - 1 + this.margin()) : measured;
   }
 
   /** The others' requests in flight as measured over our last round trips, with our margin. */
@@ -278,33 +170,22 @@ export class DeviceShare {
 
   /**
    * When our next request may go, given our requests in flight and our tasks still queued:
-   * `now` when it may go at once. Only meaningful while others are active. `stepAt`: when the
-   * next request would best go in the first shared window (see `stepReadyAt`).
+   * `now` when it may go at once. Only meaningful while others are active.
    */
-  readyAt(now: number, inFlight: number, resetAt: number | null, queued: number, stepAt: number | null = null): number {
+  readyAt(now: number, inFlight: number, resetAt: number | null, queued: number): number {
     const last = this.last;
     const current = this.current;
     if (!last || !current || resetAt === null || resetAt <= now) return now;
-    if (stepAt !== null && this.inFirstSharedWindow() && (current.sampled || current.ahead > 0))
-      return this.stepReadyAt(now, inFlight, resetAt, stepAt);
     const k = this.inFlightOthers(now);
     const r = last.remaining;
     const othersAfterUs = Math.min(this.othersRate() * (now - last.at) + k, Math.max(k, r - 1));
     if (r - othersAfterUs - inFlight >= 1) return now;
-    // our work ends in this window and all of it fits in what we last saw remain; with many
-    // devices, only once most of the others stopped sending (their work ended: the last window),
-    // not while they only hold back: several such devices closing at once in a middle window
-    // refuse each other, and the key then waits into the next window for all who come back
-    const stillSending = Math.max(0, ...this.samples.slice(0, K_ROUND_TRIPS));
-    const finishing =
-      queued <= r &&
-      queued <= current.own &&
-      (this.devices(now) <= MANY_DEVICES || 2 * stillSending < this.devices(now) - 1);
+    // our work ends in this window, and all of it fits in what we last saw remain
+    const finishing = queued <= r && queued <= current.own;
     if ((current.opened || finishing) && inFlight === 0 && r >= 1) {
       // soon after the last answer: a refusal late in a window makes the key wait as late into the next
-      // (and not while devices may still be coming to this window: their values are kept for them)
-      const quiet = Math.max(CLOSE_QUIET_MS, CLOSE_QUIET_ROUND_TRIPS * this.roundTrip);
-      const closeAt = Math.max(last.at + quiet, current.firstAt + JOIN_MS);
+      const quiet = Math.max(CLOSE_QUIET_MS, CLOSE_QUIET_ROUND_TRIPS * this.roundTripMs);
+      const closeAt = last.at + quiet;
       if (closeAt < resetAt) return Math.max(now, closeAt);
     }
     // No second look later in the window (the old rule looked again after JOIN_MS): a refusal

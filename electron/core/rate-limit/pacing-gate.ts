@@ -24,11 +24,8 @@ export class PacingGate {
     this.share = new DeviceShare(random, resetMarginMs);
   }
 
-  /**
-   * Learns from the headers of the response to our `seq`-th request (`refused`: a 429), with
-   * `inFlight` of our other requests still under way.
-   */
-  observe(headers: HeaderSource, now: number, sentAt: number, seq: number, refused: boolean, inFlight = 0): void {
+  /** Learns from the headers of the response to our `seq`-th request (`refused`: a 429). */
+  observe(headers: HeaderSource, now: number, sentAt: number, seq: number, refused: boolean): void {
     const reading = readRateLimit(headers, now, this.window.skewMs);
     if (reading.remaining === null) {
       this.adaptive.onHeaderless();
@@ -39,15 +36,7 @@ export class PacingGate {
     const resetKey = headers.get('X-RateLimit-Reset');
     if (resetKey === null || reading.resetAt === null || seq === 0) return;
     this.resetKey = resetKey;
-    this.share.observe({
-      seq,
-      remaining: reading.remaining,
-      resetKey,
-      at: now,
-      sentAt,
-      limit: reading.limit,
-      inFlight,
-    });
+    this.share.observe({ seq, remaining: reading.remaining, resetKey, at: now, sentAt, limit: reading.limit });
   }
 
   /**
@@ -74,20 +63,11 @@ export class PacingGate {
     this.adaptive.onSent(now);
   }
 
-  /**
-   * When the next request may go (`now`: at once), given ours in flight and the tasks still
-   * queued. In the window where this device first shares the key with others, while the clock
-   * skew is not known to tens of ms, it sends at most one request per answer, each when its
-   * answer best halves what is known of the skew (`SkewEstimate.probeAt`): so that all devices
-   * learn the service's clock before the window runs out, and agree on when the next one starts
-   * (issue 34; device-share.ts decides whether such a request may go at all). The first request
-   * of a window (nothing known of it yet) is not held for that.
-   */
+  /** When the next request may go (`now`: at once), given ours in flight and the tasks still queued. */
   readyAt(now: number, inFlight: number, queued: number): number {
     const paced = this.adaptive.readyAt(now);
     if (!this.share.othersActive(now)) return paced;
-    const stepAt = this.window.remaining === null ? null : this.window.skewProbeAt(now, this.share.roundTripMs);
-    return Math.max(paced, this.share.readyAt(now, inFlight, this.window.resetAt, queued, stepAt));
+    return Math.max(paced, this.share.readyAt(now, inFlight, this.window.resetAt, queued));
   }
 
   /** The random delay after a window's reset while others use the key (0 when alone). */
