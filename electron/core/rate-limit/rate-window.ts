@@ -8,11 +8,6 @@ import { type HeaderSource, parseHttpDate, readRateLimit } from './rate-limit-he
 /** Skew samples kept: the most recent ones, none older than SKEW_MEMORY_MS. */
 const SKEW_SAMPLES = 256;
 const SKEW_MEMORY_MS = 2 * 60 * 1000;
-/**
- * The skew is known well enough for devices to agree on a reset when its bounds are this
- * close, beyond what one round trip leaves uncertain anyway (see `probeAt`).
- */
-export const SKEW_AGREED_MS = 60;
 
 /** What one response's `Date` says about the offset (server clock minus local clock), in ms. */
 interface SkewSample {
@@ -72,34 +67,6 @@ export class SkewEstimate {
   get highMs(): number {
     return Math.min(Infinity, ...this.samples.map((kept) => kept.high));
   }
-
-  /**
-   * When to send a request so that its answer halves what is known of the offset, or null
-   * when the bounds are within SKEW_AGREED_MS + one round trip of each other (or nothing
-   * bounds the offset from above yet).
-   *
-   * Why. The service's `Date` changes once a second of its clock; only an answer to a request
-   * that reached it just after such a change makes the lower bound tight. A device whose
-   * requests always reach the service at the same point of its second (a burst at the start of
-   * each window) keeps a lower bound up to a second low, and so waits for each reset up to a
-   * second longer than a device that happened to cross a second: devices on one key disagree
-   * on when a window starts by up to a second (issue 34). Aimed at the instant where, were the
-   * offset the middle of its bounds, the service's next second begins: arriving before it, the
-   * answer carries the old second and lowers the upper bound to about the middle; after it, the
-   * new second, and it raises the lower bound to about the middle. Each such request halves the
-   * bounds (plus the one-way trip), so four or five of them bring a second down to tens of ms.
-   */
-  probeAt(now: number, roundTripMs: number): number | null {
-    const low = this.lowMs;
-    const high = this.highMs;
-    if (this.samples.length === 0 || !Number.isFinite(high) || high - low <= SKEW_AGREED_MS + roundTripMs) return null;
-    const middle = (low + high) / 2;
-    const oneWay = roundTripMs / 2;
-    // the next second of the service's clock that a request sent now could still reach (1 ms
-    // of slack: asked again at the instant it named, it names that instant, not a second later)
-    const second = Math.ceil((now + oneWay + middle - 1) / 1000) * 1000;
-    return Math.max(now, second - middle - oneWay);
-  }
 }
 
 export class RateWindow {
@@ -114,11 +81,6 @@ export class RateWindow {
   /** Server clock minus local clock in ms, its safe (largest known lower) bound; 0 until a `Date` was seen. */
   get skewMs(): number {
     return this.skew.lowMs;
-  }
-
-  /** When a request would best tighten the skew's bounds; null when they are tight (`SkewEstimate.probeAt`). */
-  skewProbeAt(now: number, roundTripMs: number): number | null {
-    return this.skew.probeAt(now, roundTripMs);
   }
 
   /**

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { RateLimitGovernor } from '../../../../electron/core/rate-limit/governor';
-import { SKEW_AGREED_MS, SkewEstimate } from '../../../../electron/core/rate-limit/rate-window';
+import { SkewEstimate } from '../../../../electron/core/rate-limit/rate-window';
 import { FakeClock } from '../../../support/fake-clock';
 
 const T0 = Date.UTC(2030, 0, 15, 12, 0, 0);
@@ -44,42 +44,6 @@ describe('SkewEstimate', () => {
     skew.add(date(T0 + 2000), T0 + 12_000, T0 + 12_010);
     expect(skew.lowMs).toBe(-10_010);
     expect(skew.highMs).toBe(-9000);
-  });
-
-  it('probeAt aims a request where, were the offset the middle of its bounds, the next server second begins', () => {
-    const skew = new SkewEstimate();
-    expect(skew.probeAt(T0, 2)).toBeNull(); // nothing known yet
-    // true offset +250 ms; the answer carries 12:00:00 → offset in [Date − receivedAt, Date + 1 s − sentAt]
-    skew.add(date(T0 + 250 + 600), T0 + 598, T0 + 602);
-    const [low, high] = [skew.lowMs, skew.highMs];
-    expect([low, high]).toEqual([-602, 402]);
-    const at = skew.probeAt(T0 + 602, 4)!;
-    // arrives (one way, 2 ms) at middle + at + 2 = the next whole second of the service's clock
-    expect((at + 2 + (low + high) / 2) % 1000).toBeCloseTo(0, 6);
-    expect(at).toBeGreaterThanOrEqual(T0 + 602);
-    // its answer halves the bounds: the true offset is above the middle, so the new second shows
-    skew.add(date(at + 2 + 250), at, at + 4);
-    expect(skew.highMs - skew.lowMs).toBeLessThanOrEqual((high - low) / 2 + 4);
-    expect(skew.lowMs).toBeLessThanOrEqual(250);
-    expect(skew.highMs).toBeGreaterThanOrEqual(250);
-  });
-
-  it('probeAt: a handful of requests bring a second of doubt down to tens of ms, then it stops', () => {
-    for (const offset of [-1234.5, 0, 250, 999, 2500.25]) {
-      const skew = new SkewEstimate();
-      let now = T0;
-      skew.add(date(now + 1 + offset), now, now + 2);
-      let probes = 0;
-      for (let at = skew.probeAt(now + 2, 2); at !== null; at = skew.probeAt(now, 2)) {
-        probes += 1;
-        skew.add(date(at + 1 + offset), at, at + 2);
-        now = at + 2;
-      }
-      expect(probes, `offset ${offset}`).toBeLessThanOrEqual(6);
-      expect(skew.highMs - skew.lowMs, `offset ${offset}`).toBeLessThanOrEqual(SKEW_AGREED_MS + 2);
-      expect(skew.lowMs).toBeLessThanOrEqual(offset);
-      expect(skew.highMs).toBeGreaterThanOrEqual(offset);
-    }
   });
 
   it('forgets samples older than two minutes', () => {
