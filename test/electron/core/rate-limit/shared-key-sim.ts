@@ -33,6 +33,8 @@ export interface SimOptions {
    * and so sends and learns, on its own clock.
    */
   clockOffsetMs?: (device: number) => number;
+  /** Ends the run at the first ban (its figures are then partial): for runs that look at something else. */
+  stopOnBan?: boolean;
   /** Called for every request the service decides (for investigation). */
   trace?: (line: { at: number; device: string; status: number; remaining: number; toldToWait: boolean }) => void;
 }
@@ -155,9 +157,10 @@ export async function simulateSharedKey(options: SimOptions): Promise<SimReport>
     done = true;
   });
   while (!done && clock.now() - start < 20 * options.windowMs * Math.ceil(options.creations / 60)) {
+    if (options.stopOnBan && counts.bans > 0) break;
     await clock.advanceAndSettle(5);
   }
-  await all;
+  if (done) await all;
   const windows: SimReport['windows'] = [];
   // the service's windows: fixed, from the key's first request (test/service/rate-limits.ts)
   for (let at = (firstRequestAt ?? start) + options.windowMs; at <= clock.now(); at += options.windowMs)
