@@ -46,7 +46,17 @@ function runBuiltMain(name: string, env: Record<string, string>): Promise<Report
       ['--import', pathToFileURL(join(import.meta.dirname, 'support/electron/register.mjs')).href, MAIN],
       {
         cwd: ROOT,
-        env: { ...process.env, ADOPTION_STAND_IN_REPORT: reportFile, ADOPTION_APP_PATH: ROOT, ...env },
+        // Each run its own data folder: the folder lock (one process per data folder) would
+        // otherwise let whichever run starts first turn the others' start into "in use".
+        env: {
+          ...process.env,
+          ADOPTION_STAND_IN_REPORT: reportFile,
+          ADOPTION_APP_PATH: ROOT,
+          ...env,
+          ...(env.ADOPTION_USER_DATA_DIR === OVERRIDES.ADOPTION_USER_DATA_DIR
+            ? { ADOPTION_USER_DATA_DIR: join(work, `user-data-${name}`) }
+            : {}),
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
         timeout: 30_000,
       },
@@ -159,7 +169,7 @@ describe('built main process security', () => {
   });
 
   it('honours the development overrides when not packaged', () => {
-    expect(report().userDataSet).toBe(OVERRIDES.ADOPTION_USER_DATA_DIR);
+    expect(report().userDataSet).toBe(join(work, 'user-data-development'));
     expect(report().localDemoUrl).toBe(OVERRIDES.ADOPTION_LOCAL_DEMO_URL);
     expect(report().menus).toEqual([]);
     expect(report().webPreferences).toMatchObject({ devTools: true });
