@@ -110,6 +110,9 @@ export async function lockDataFolder(dataDir: string, options: LockOptions = {})
   // The file is whole before it has its name: a reader never sees half a lock.
   const draft = join(dataDir, `${LOCK_FILE}.${record.nonce}`);
   await fs.writeFile(draft, text, { flag: 'wx', mode: 0o600 });
+  // Ours from the moment it may have the lock's name: a second core of this process that reads it
+  // between our link and our return must find it held, not an earlier process's lock to take over.
+  held.add(record.nonce);
   try {
     for (let attempt = 0; ; attempt += 1) {
       try {
@@ -134,10 +137,12 @@ export async function lockDataFolder(dataDir: string, options: LockOptions = {})
       }
       await takeOver(path, found, record.nonce);
     }
+  } catch (error) {
+    held.delete(record.nonce);
+    throw error;
   } finally {
     await fs.rm(draft, { force: true });
   }
-  held.add(record.nonce);
   const onExit = (): void => {
     // 'exit' allows synchronous work only.
     try {
