@@ -3,9 +3,17 @@ import { defineConfig } from 'vitest/config';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 
 const root = import.meta.dirname;
+/**
+ * A hung test fails after 30 s. Vitest's 5 s default failed CPU-bound tests (the fake-clock
+ * drains, the 200-round lock race) on a busy machine: speed is the benchmarks' business. Each
+ * project says it (inline projects do not inherit the root's test options).
+ */
+const testTimeout = 30_000;
 
 export default defineConfig({
   test: {
+    // Both cores (vitest's default leaves one idle: availableParallelism() - 1).
+    maxWorkers: 2,
     globals: false,
     restoreMocks: true,
     reporters: ['default', 'json'],
@@ -14,6 +22,7 @@ export default defineConfig({
       {
         test: {
           name: 'node',
+          testTimeout,
           environment: 'node',
           include: ['test/**/*.test.ts'],
           exclude: ['test/src/**', 'test/e2e/**', 'test/keychain/**', 'test/soak/**', 'test/packaging/**'],
@@ -24,6 +33,7 @@ export default defineConfig({
         resolve: { conditions: ['browser'] },
         test: {
           name: 'renderer',
+          testTimeout,
           environment: 'happy-dom',
           include: ['test/src/**/*.test.ts'],
           exclude: ['test/src/shared/**'],
@@ -33,6 +43,7 @@ export default defineConfig({
       {
         test: {
           name: 'keychain',
+          testTimeout,
           environment: 'node',
           include: ['test/keychain/**/*.test.ts'],
         },
@@ -58,6 +69,7 @@ export default defineConfig({
       {
         test: {
           name: 'shared',
+          testTimeout,
           environment: 'node',
           include: ['test/src/shared/**/*.test.ts'],
         },
