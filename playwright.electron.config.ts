@@ -34,6 +34,9 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 15_000 },
   reporter: [['list'], ['json', { outputFile: 'test-results/playwright-electron.json' }]],
+  // Its own folder: Playwright empties its outputDir at start, and the browser run's traces and
+  // error contexts (test-results/) must still be there after npm test.
+  outputDir: 'test-results/electron',
   use: { trace: 'retain-on-failure' },
   projects: [
     {

@@ -32,7 +32,9 @@ test('200 creations through 500/503/resets/stalls land exactly once; the list st
   service,
   host,
 }) => {
-  test.setTimeout(150_000);
+  // Room for a busy machine: the drain's real-time part (requests, the 1.5 s stalls) slows with
+  // the load; what is asserted is that every creation lands once, not how fast.
+  test.setTimeout(300_000);
   const started = Date.now();
   await page.clock.install();
   await page.goto(host.launchUrl());
@@ -84,10 +86,10 @@ test('200 creations through 500/503/resets/stalls land exactly once; the list st
           await check.getByRole('button', { name: /^Send mine/ }).click();
           questions += 1;
         }
-        await page.clock.fastForward(2_000);
+        await page.clock.fastForward(5_000);
         return sentCount(page);
       },
-      { timeout: 120_000, intervals: [100] },
+      { timeout: 270_000, intervals: [100] },
     )
     .toBe(COUNT);
   expect(sawRetryNotice).toBe(true);

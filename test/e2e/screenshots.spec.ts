@@ -75,7 +75,7 @@ test.describe('main screens', () => {
     await shoot(page, 'offline-queued');
 
     // Back online: the list follows by itself, each sent animal in place of its queued row.
-    test.setTimeout(60_000);
+    test.setTimeout(120_000);
     await service.restart();
     for (const name of ['Waffles', 'Noodle']) {
       await expect(page.getByTestId('animal-row').filter({ hasText: name })).toContainText(/ID\s*\d+/, {
