@@ -58,7 +58,7 @@ test('a one-minute window never reads as more than a minute on the meter', async
 });
 
 test('the Add form says an animal was sent once it was, not that it is still waiting', async ({ app }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(120_000);
   const { page, service } = app;
   await expectListLoaded(page);
   await page.getByRole('link', { name: 'Add animal', exact: true }).click();
@@ -80,7 +80,7 @@ test.describe('a batch', () => {
   test.use({ serviceOptions: { seedAnimals: 0, plan: 'enterprise:3:1000', minuteMs: 20_000 } });
 
   test('with 20 queued while the first waits for the rate limit, the indicator counts all 20', async ({ app }) => {
-    test.setTimeout(60_000);
+    test.setTimeout(120_000);
     const { page, service } = app;
     await expectListLoaded(page);
     await spendRequests(service, 2);

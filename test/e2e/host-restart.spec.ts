@@ -15,7 +15,7 @@ test('an animal queued offline is shown and sent after the host restarts', async
   secretStore,
   browser,
 }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(120_000);
   const opened = await openOnHostProcess({ service, dataDir, keychainService, secretStore, browser });
   const { options, context, page } = opened;
   let host = opened.host;

@@ -68,7 +68,7 @@ test.describe('rate-limited', () => {
   test.use({ serviceOptions: { seedAnimals: 5, plan: 'enterprise:3:1000', minuteMs: 8000 } });
 
   test('both animals added during a rate-limit pause are in the list once sent', async ({ app }) => {
-    test.setTimeout(60_000);
+    test.setTimeout(120_000);
     const { page, service } = app;
     await expectListLoaded(page);
     await spendRequests(service, 2);

@@ -16,7 +16,7 @@ test('a proxy that asks for a login: staff are told where, the queue waits, and 
   app,
   orgProxy: proxy,
 }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(120_000);
   const { page, service } = app;
   const asks = `The proxy at ${proxy.address} asks for a login. Enter it in Keys and profiles, under "Proxy login".`;
   await expect(page.getByTestId('list-status')).toContainText(asks);

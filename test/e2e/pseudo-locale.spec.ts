@@ -414,7 +414,7 @@ test.describe('rate-limited while sending (screenshots, rate-limit, honest-state
   });
 
   test('the paused meter, and a batch waiting for it', async ({ app }) => {
-    test.setTimeout(60_000);
+    test.setTimeout(120_000);
     const page = await openInPseudo(app);
     const { service } = app;
     await spendRequests(service, 2);

@@ -6,7 +6,7 @@ import { expectListLoaded, expectNoAxeViolations } from './renderer-helpers';
 test.use({ serviceOptions: { seedAnimals: 20, plan: 'enterprise:3:1000', minuteMs: 8000 } });
 
 test('a 429 pauses the meter with a countdown and nothing is sent during the wait', async ({ app }) => {
-  test.setTimeout(45_000);
+  test.setTimeout(90_000);
   const { page, service } = app;
   await expectListLoaded(page);
   await spendRequests(service, 2);

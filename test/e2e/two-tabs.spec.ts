@@ -16,7 +16,7 @@ test.use({
 });
 
 test('20 animals entered in two tabs of one profile are each created exactly once', async ({ app }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(120_000);
   const first = app.page;
   const second = await first.context().newPage();
   await openHost(second, app.host);
@@ -51,7 +51,7 @@ test('20 animals entered in two tabs of one profile are each created exactly onc
 });
 
 test('the tab that does not send shows the progress of the one that does', async ({ app }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(120_000);
   const first = app.page;
   await expectListLoaded(first);
   const second = await first.context().newPage();
