@@ -47,11 +47,6 @@ const OTHERS_MARGIN = 1;
 /** Quiet before closing: every request in flight has been counted by then (round trips of ours, at least CLOSE_QUIET_MS). */
 const CLOSE_QUIET_ROUND_TRIPS = 4;
 const CLOSE_QUIET_MS = 20;
-/**
- * The opener's last tasks kept for the close (issue 34): no more than this, nor more than half
- * a window's fair share (at 16 devices, 60 a window, one), so its own burst is not starved.
- */
-const OPENER_RESERVE = 3;
 
 export interface Observation {
   /** Our dispatch number of the request this response answers. */
@@ -94,8 +89,6 @@ export class DeviceShare {
   /** The others' requests between two answers to consecutive requests of ours, newest first. */
   private samples: number[] = [];
   private jitter: { resetKey: string; ms: number } | null = null;
-  /** `X-RateLimit-Limit` as last given. */
-  private limit: number | null = null;
 
   constructor(
     private readonly random: () => number,
@@ -133,7 +126,6 @@ export class DeviceShare {
       );
       if (own === 1) this.samples = [Math.max(0, others), ...this.samples].slice(0, SAMPLES);
     }
-    if (obs.limit != null) this.limit = obs.limit;
     if (obs.limit != null && obs.remaining === obs.limit - 1) current.opened = true;
     this.last = obs;
   }
@@ -187,38 +179,19 @@ export class DeviceShare {
     const k = this.inFlightOthers(now);
     const r = last.remaining;
     const othersAfterUs = Math.min(this.othersRate() * (now - last.at) + k, Math.max(k, r - 1));
-    if (r - othersAfterUs - inFlight >= 1) {
-      if (!current.opened || queued > this.openerReserve(now)) return now;
-      // The opener keeps its last tasks for the close: were its work to run out in the burst,
-      // nobody would close the window (the bench's sixth window at 4 and 8 devices). It lets the
-      // others take the burst's values and goes again when, at their pace, they should be done.
-      const rate = this.othersRate();
-      const burstLeftMs = rate > 0 ? Math.max(0, r - k - 1) / rate : 0;
-      const holdUntil = last.at + burstLeftMs + this.quietMs();
-      return holdUntil <= now || holdUntil >= resetAt ? now : holdUntil;
-    }
+    if (r - othersAfterUs - inFlight >= 1) return now;
     // our work ends in this window, and all of it fits in what we last saw remain
     const finishing = queued <= r && queued <= current.own;
     if ((current.opened || finishing) && inFlight === 0 && r >= 1) {
       // soon after the last answer: a refusal late in a window makes the key wait as late into the next
-      const closeAt = last.at + this.quietMs();
+      const quiet = Math.max(CLOSE_QUIET_MS, CLOSE_QUIET_ROUND_TRIPS * this.roundTripMs);
+      const closeAt = last.at + quiet;
       if (closeAt < resetAt) return Math.max(now, closeAt);
     }
     // No second look later in the window (the old rule looked again after JOIN_MS): a refusal
     // that late makes the key wait as far into the next window, where every device coming back
     // is refused while told to wait; with 16 devices the bench got the key banned that way.
     return this.afterReset(last.resetKey, resetAt);
-  }
-
-  /** Quiet before closing: every request in flight has been counted by then. */
-  private quietMs(): number {
-    return Math.max(CLOSE_QUIET_MS, CLOSE_QUIET_ROUND_TRIPS * this.roundTripMs);
-  }
-
-  /** How many of its last tasks the opener keeps for the close. */
-  private openerReserve(now: number): number {
-    const share = (this.limit ?? 0) / this.devices(now);
-    return Math.min(OPENER_RESERVE, Math.floor(share / 2));
   }
 
   /** The random delay after a reset, drawn once per window. */
