@@ -28,10 +28,14 @@
  * been counted, sends again: its answers are then the only ones, so it knows exactly what
  * remains and drains it without a refusal. In the last window the opener may have no work
  * left while others do; a device whose own remaining work fits in what it last saw remain
- * and is no more than it took this window (its work ends here: when that is so for every
- * device, all of their work together fits, and their sends after the quiet cannot be
- * refused) closes too. A device that has to wait waits for the reset (plus a random delay of
- * up to RESET_JITTER_MS, so that the devices do not all fire at the boundary).
+ * and is no more than it took this window (its work likely ends here) closes too. That
+ * cannot be refused only when the work of all devices together fits in what is left, as in
+ * the last window of a drain that fits; in a middle window it need not (each closer's work
+ * fits in what it saw, not their sum): on the fake clock with 16 devices, several devices
+ * that got ahead close together in window 2, are refused, and the refusal's wait catches
+ * every device coming back to window 3, which bans the key (issue 34, open;
+ * docs/performance.md section 6). A device that has to wait waits for the reset (plus a
+ * random delay of up to RESET_JITTER_MS, so that the devices do not all fire at the boundary).
  */
 
 export const RESET_JITTER_MS = 30;
