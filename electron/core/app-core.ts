@@ -225,6 +225,9 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     return result;
   }
 
+  /** Creations under way, by profile and idempotency key (see `createPet`). */
+  const creating = new Map<string, Promise<Result<ChannelOutput<'createPet'>>>>();
+
   async function keychain<T>(use: () => Promise<Result<T>>): Promise<Result<T>> {
     try {
       return await use();
@@ -269,8 +272,19 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     listPets: ({ profileId, query, view }) =>
       withClient(profileId, (c) => c.listPets(query, view === undefined ? {} : { view })),
     getPet: ({ profileId, id }) => withClient(profileId, (c) => c.getPet(id)),
-    createPet: ({ profileId, animal, idempotencyKey }) =>
-      withClient(profileId, (c) => createKept(profileId, idempotencyKey, () => c.createPet(animal, idempotencyKey))),
+    createPet: ({ profileId, animal, idempotencyKey }) => {
+      // One creation per entry at a time: a window that takes over the sending (the sender was
+      // closed or reloaded mid-send) may send the entry again while its first send still runs
+      // here; it gets that send's answer rather than a second animal.
+      const id = `${profileId}\n${idempotencyKey}`;
+      const running = creating.get(id);
+      if (running) return running;
+      const created = withClient(profileId, (c) =>
+        createKept(profileId, idempotencyKey, () => c.createPet(animal, idempotencyKey)),
+      ).finally(() => creating.delete(id));
+      creating.set(id, created);
+      return created;
+    },
     keepEntries: async ({ profileId, batch, complete, entries }) => {
       if (!profiles.get(profileId)) return err('not_found', t('core.noSuchProfile'));
       return journalWrite(async () => ok({ kept: await safetyCopy.keep(profileId, batch, entries, complete) }));

@@ -133,3 +133,56 @@ describe('the safety copy in the app core', () => {
     });
   });
 });
+
+describe('one creation per entry at a time in the core', () => {
+  let dataDir: string;
+  let service: RunningService;
+  let core: AppCore;
+
+  beforeEach(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'adoption-core-once-'));
+    // A service that ignores Idempotency-Key: a second request with the key creates a second animal.
+    service = await startService({
+      port: 0,
+      keys: { k1: 'pro' },
+      seedAnimals: 0,
+      idempotency: false,
+      latencyMs: '150..150',
+    });
+    core = await createAppCore({
+      fetch: globalThis.fetch,
+      dataDir,
+      secretStore: new MemorySecretStore(),
+      builtIns: { file: join(RESOURCES, 'profiles.json') },
+      localDemoUrl: service.url,
+    });
+    await core.router.handle('setKey', { profileId: 'local', key: 'k1' });
+  });
+
+  afterEach(async () => {
+    await core.dispose();
+    await service.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('a second send of an entry whose first is still under way waits for it: one animal, one answer', async () => {
+    // The window that was sending was closed or reloaded mid-send; the window that takes over
+    // finds the entry "sending", finds nothing on the service yet, and sends it again.
+    const rex = entry('Rex');
+    await core.router.handle('keepEntries', {
+      profileId: 'local',
+      batch: crypto.randomUUID(),
+      complete: true,
+      entries: [rex],
+    });
+    const send = () =>
+      core.router.handle('createPet', { profileId: 'local', animal: rex.animal, idempotencyKey: rex.idempotencyKey });
+    const reached = new Promise((resolve) => service.events.once('prepared', resolve));
+    const first = send();
+    await reached; // the first request is at the service, which takes 150 ms over it
+    const [a, b] = await Promise.all([first, send()]);
+    expect(service.animalCount()).toBe(1);
+    expect(a).toMatchObject({ ok: true });
+    expect(b).toEqual(a);
+  });
+});
