@@ -125,7 +125,10 @@ async function main(): Promise<void> {
   const totals = emptyTotals();
   for (const report of reports) addTotals(totals, report.totals);
   const failures = reports.filter((report) => report.failure);
-  for (const report of failures) console.log(`\n${report.failure!.report}\n`);
+  for (const report of failures) {
+    const day = report.chunk * chunkDays + Number(report.failure!.path.split(':')[0]) + 1;
+    console.log(`\nday ${day} of the run (chunk ${report.chunk}):\n${report.failure!.report}\n`);
+  }
   const seconds = (Date.now() - started) / 1000;
   const virtualHours = totals.virtualMs / 3_600_000;
   console.log(
