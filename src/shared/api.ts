@@ -58,6 +58,11 @@ export const SafetyEntry = z.object({
   idempotencyKey: z.uuid(),
   animal: NewAnimal,
   createdAt: z.number(),
+  /**
+   * Kept in doubt (a send of it may have reached the service unanswered): the window copies into
+   * the safety copy an entry only IndexedDB still has, and a restore must bring it back in doubt.
+   */
+  doubtSince: z.optional(z.number()),
 });
 export type SafetyEntry = z.infer<typeof SafetyEntry>;
 

@@ -12,7 +12,7 @@ export type SafetyOutcome = { kind: 'acknowledged'; id: string } | { kind: 'disc
 
 /** The open entries of the safety copy, in the order entered, and what reading it found. */
 export interface SafetyCopyRead {
-  entries: Array<SafetyEntry & { doubtSince: number | null }>;
+  entries: Array<Omit<SafetyEntry, 'doubtSince'> & { doubtSince: number | null }>;
   problems: string[];
 }
 

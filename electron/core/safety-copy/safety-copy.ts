@@ -34,6 +34,8 @@ export const JournalRecord = z.discriminatedUnion('type', [
     idempotencyKey: Uuid,
     animal: NewAnimal,
     createdAt: z.number(),
+    /** Kept in doubt (the window's copy of an entry in doubt): restored in doubt. */
+    doubtSince: z.optional(z.number()),
   }),
   z.object({ ...Base, type: z.literal('batch_done'), batch: Uuid }),
   z.object({ ...Base, type: z.literal('attempt'), idempotencyKey: Uuid }),
@@ -76,7 +78,7 @@ export interface SafetyCopyOptions {
 
 /** What the journal answers of a profile: its open entries in the order entered, and what reading it found. */
 export interface SafetyCopyRead {
-  entries: Array<SafetyEntry & { doubtSince: number | null }>;
+  entries: Array<Omit<SafetyEntry, 'doubtSince'> & { doubtSince: number | null }>;
   problems: string[];
 }
 
@@ -281,7 +283,7 @@ export class SafetyCopy {
           entry: { localId, idempotencyKey, animal, createdAt: before?.entry.createdAt ?? createdAt },
           // an edit keeps the batch the entry was accepted in
           batch: before?.batch ?? batch,
-          doubtSince: null,
+          doubtSince: record.doubtSince ?? null,
           pendingAttempt: null,
           settled: false,
         });
@@ -346,13 +348,17 @@ export class SafetyCopy {
     if (states.some((state) => !state.settled && journal.doneBatches.has(state.batch))) return;
     const unfinished = states.filter((state) => !state.settled);
     const at = this.options.clock.now();
-    const records: JournalRecord[] = unfinished.map((state) => ({
-      v: 1,
-      at,
-      type: 'kept',
-      batch: state.batch,
-      ...state.entry,
-    }));
+    const records: JournalRecord[] = unfinished.map((state) => {
+      const doubt = state.doubtSince ?? state.pendingAttempt;
+      return {
+        v: 1,
+        at,
+        type: 'kept',
+        batch: state.batch,
+        ...state.entry,
+        ...(doubt !== null ? { doubtSince: doubt } : {}),
+      };
+    });
     try {
       await journal.file.replace(records);
     } catch (error) {

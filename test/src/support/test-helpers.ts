@@ -134,7 +134,10 @@ export async function pendingOf(outbox: Outbox): Promise<OutboxEntry[]> {
  * when complete), and a log of what was asked in order, so tests can tell it came before IndexedDB.
  */
 export class MemorySafetyCopy implements SafetyCopyPort {
-  readonly entries = new Map<string, SafetyEntry & { doubtSince: number | null; settled: SafetyOutcome | null }>();
+  readonly entries = new Map<
+    string,
+    Omit<SafetyEntry, 'doubtSince'> & { doubtSince: number | null; settled: SafetyOutcome | null }
+  >();
   readonly log: string[] = [];
   problems: string[] = [];
   /** Set to make the next writes fail (a full disk). */
@@ -147,7 +150,7 @@ export class MemorySafetyCopy implements SafetyCopyPort {
       this.entries.set(entry.localId, {
         ...entry,
         createdAt: before?.createdAt ?? entry.createdAt,
-        doubtSince: null,
+        doubtSince: entry.doubtSince ?? null,
         settled: null,
       });
       this.log.push(`keep ${entry.animal.name}`);
