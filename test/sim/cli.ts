@@ -7,6 +7,7 @@
  *   --seed S        the run's seed (default: drawn, and printed); the same seed runs the same days,
  *                   whatever the number of workers
  *   --path P        with the seed printed beside a failing day: replays that day alone
+ *   --steps R       with --path: the steps that ran that day (printed with it)
  *   --workers W     parallel workers (default: 2, or fewer cores)
  *   --hog           runs a CPU hog beside the workers (the verdicts must not change)
  *   --chunk N       days per chunk (default 100)
@@ -30,6 +31,7 @@ const { values } = parseArgs({
     days: { type: 'string', default: '100' },
     seed: { type: 'string' },
     path: { type: 'string' },
+    steps: { type: 'string' },
     workers: { type: 'string' },
     hog: { type: 'boolean', default: false },
     chunk: { type: 'string', default: '100' },
@@ -52,7 +54,8 @@ const workers = Math.max(1, whole('workers', values.workers ?? String(Math.min(2
 
 /** The chunks of the run: each with its own seed, so any chunk (any day) replays alone. */
 function chunks(): Chunk[] {
-  if (values.path !== undefined) return [{ index: 0, seed, days: 1, path: values.path }];
+  if (values.path !== undefined)
+    return [{ index: 0, seed, days: 1, path: values.path, ...(values.steps ? { steps: values.steps } : {}) }];
   const list: Chunk[] = [];
   for (let index = 0; index * chunkDays < days; index += 1)
     list.push({ index, seed: chunkSeed(seed, index), days: Math.min(chunkDays, days - index * chunkDays) });

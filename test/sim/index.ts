@@ -17,7 +17,10 @@ export { addTotals, emptyTotals, summaryLine, type Totals } from './totals';
 
 export const setupArb: fc.Arbitrary<DaySetup> = fc.record({
   seed: fc.integer({ min: 0, max: 0x7fffffff }),
-  windows: fc.array(fc.integer({ min: 1, max: 3 }), { minLength: 1, maxLength: 4 }),
+  // One to four computers with one to three windows each, the smaller days more often (they cost less to run).
+  windows: fc
+    .constantFrom(1, 1, 1, 2, 2, 2, 3, 3, 4)
+    .chain((computers) => fc.array(fc.constantFrom(1, 1, 1, 2, 2, 3), { minLength: computers, maxLength: computers })),
   honoursKeys: fc.boolean(),
   gateway: fc.boolean(),
   plan: fc.constantFrom('pro' as const, 'pro' as const, 'pro' as const, 'free' as const),
@@ -28,6 +31,8 @@ export interface RunOptions {
   days: number;
   /** fast-check's path of a failing day (printed with it): replays that day alone. */
   path?: string;
+  /** With `path`: which of the day's steps ran (fast-check's `replayPath` of its commands, printed with it). */
+  steps?: string;
   /** The most steps in a day. */
   maxSteps?: number;
   /** Told after each day that passed (before any failure). */
@@ -80,7 +85,11 @@ export async function runDays(options: RunOptions): Promise<RunResult> {
   let failed: DayFailed | null = null;
   const property = fc.asyncProperty(
     setupArb,
-    fc.commands(stepArbs, { maxCommands: options.maxSteps ?? 40, size: 'max' }),
+    fc.commands(stepArbs, {
+      maxCommands: options.maxSteps ?? 40,
+      size: 'max',
+      ...(options.steps ? { replayPath: options.steps } : {}),
+    }),
     fc.scheduler(),
     async (setup, steps, scheduler) => {
       try {
@@ -97,7 +106,8 @@ export async function runDays(options: RunOptions): Promise<RunResult> {
   );
   const details = await fc.check(property, {
     seed: options.seed,
-    numRuns: options.days,
+    // A path starts with the index of its day among the seed's: fast-check walks up to it.
+    numRuns: options.path ? Number(options.path.split(':')[0]) + 1 : options.days,
     ...(options.path ? { path: options.path } : {}),
     endOnFailure: options.shrink === false,
   });
@@ -112,9 +122,10 @@ export async function runDays(options: RunOptions): Promise<RunResult> {
   totals.keys += kinds.key ?? 0;
   const [setup, steps] = (details.counterexample ?? []) as [DaySetup, unknown, unknown];
   const error = details.errorInstance;
+  const replayPath = /replayPath="([^"]*)"/.exec(String(steps))?.[1] ?? '';
   const report = [
     `a day failed: seed ${details.seed}, path "${details.counterexamplePath}"`,
-    `replay: npm run simulate -- --seed ${details.seed} --path "${details.counterexamplePath}"`,
+    `replay: npm run simulate -- --seed ${details.seed} --path "${details.counterexamplePath}" --steps "${replayPath}"`,
     `the day: ${JSON.stringify(setup)}`,
     `its steps (shortest found, ${details.numShrinks} shrinks): ${String(steps)}`,
     error instanceof Error ? error.message : String(error),

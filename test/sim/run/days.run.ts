@@ -19,6 +19,7 @@ it('runs the days it was given', async () => {
       seed: chunk.seed,
       days: chunk.days,
       ...(chunk.path ? { path: chunk.path } : {}),
+      ...(chunk.steps ? { steps: chunk.steps } : {}),
     });
     const report: ChunkReport = {
       chunk: chunk.index,

@@ -9,6 +9,8 @@ export interface Chunk {
   days: number;
   /** Replays one failing day (with `seed`, the chunk's seed printed with it). */
   path?: string;
+  /** With `path`: the steps that ran (fast-check's replayPath). */
+  steps?: string;
 }
 
 export interface Work {
