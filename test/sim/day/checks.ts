@@ -13,7 +13,8 @@
  * - key: the API key in a log line, an event or answer that left the core, a byte written to the
  *   disk, IndexedDB or localStorage.
  */
-import { SafetyCopy } from '../../../electron/core/safety-copy/safety-copy';
+import { decodeJournal } from '../../../electron/core/safety-copy/journal-file';
+import { JournalRecord, SafetyCopy } from '../../../electron/core/safety-copy/safety-copy';
 import { OutboxRowSchema, type OutboxRow } from '../../../src/storage/outbox-records';
 import { Disk } from '../world/disk';
 import type { SimDevice } from '../world/device';
@@ -130,6 +131,62 @@ interface Truth {
   journal: Map<string, Set<string>>;
 }
 
+/**
+ * What each computer has ever shown as sent (IndexedDB) and its safety copy ever acknowledged on
+ * disk, by entry: an entry both once were is on the service, and the app knew it; it must never
+ * come back to the queue (restore.ts: "an acknowledged entry is never put back").
+ */
+const confirmed = new WeakMap<SimDevice, { sent: Set<string>; acknowledged: Set<string> }>();
+
+function confirmedOf(device: SimDevice): { sent: Set<string>; acknowledged: Set<string> } {
+  let seen = confirmed.get(device);
+  if (!seen) confirmed.set(device, (seen = { sent: new Set(), acknowledged: new Set() }));
+  return seen;
+}
+
+/** The entries the fsynced journals of a computer acknowledge now (read with the journal's own decoding). */
+function acknowledgedOnDisk(device: SimDevice): string[] {
+  const ids: string[] = [];
+  for (const [path, text] of device.disk.durableFiles()) {
+    if (!path.endsWith('.jsonl')) continue;
+    let known = decoded.get(text);
+    if (!known) {
+      known = [];
+      for (const record of decodeJournal(text).records) {
+        const parsed = JournalRecord.safeParse(record);
+        if (parsed.success && parsed.data.type === 'acknowledged') known.push(parsed.data.localId);
+      }
+      if (decoded.size > 1000) decoded.clear();
+      decoded.set(text, known);
+    }
+    ids.push(...known);
+  }
+  return ids;
+}
+
+/** Journal texts already decoded, and the entries they acknowledge. */
+const decoded = new Map<string, string[]>();
+
+/** An entry once shown sent and acknowledged on disk that is back in the queue. */
+function confirmedAndBack(day: Day, truth: Truth): Finding[] {
+  const findings: Finding[] = [];
+  for (const device of day.devices) {
+    const seen = confirmedOf(device);
+    for (const id of acknowledgedOnDisk(device)) seen.acknowledged.add(id);
+    for (const profileId of device.profileIds) {
+      for (const row of validRows([...(truth.rows.get(`${device.name}/${profileId}`)?.values() ?? [])])) {
+        if (row.state === 'sent') seen.sent.add(row.localId);
+        else if (seen.sent.has(row.localId) && seen.acknowledged.has(row.localId))
+          findings.push({
+            kind: 'untrue',
+            text: `${device.name}: ${row.pet.name} was shown sent (${row.serverId ?? 'its id'}) and acknowledged in the safety copy, and is back in the queue as ${row.state}`,
+          });
+      }
+    }
+  }
+  return findings;
+}
+
 async function gather(day: Day): Promise<Truth> {
   const rows = new Map<string, Map<string, unknown>>();
   const journal = new Map<string, Set<string>>();
@@ -231,7 +288,7 @@ function pick<T extends object>(value: T, fields: readonly string[]): Record<str
 /** After every step: nothing told saved is lost, nothing is sent twice, every screen is true. */
 export async function checkAfterStep(day: Day): Promise<Finding[]> {
   const truth = await gather(day);
-  return [...lostAndTwice(day, truth), ...untrueScreens(day, truth)];
+  return [...lostAndTwice(day, truth), ...untrueScreens(day, truth), ...confirmedAndBack(day, truth)];
 }
 
 /** At the end of the day, everything up long enough: nothing waits, every animal is on the service once, no key anywhere. */
@@ -258,7 +315,12 @@ export async function checkEndOfDay(day: Day): Promise<Finding[]> {
       });
   }
   if (findings.length > 0) return findings;
-  return [...lostAndTwice(day, truth), ...untrueScreens(day, truth), ...(await keyFindings(day))];
+  return [
+    ...lostAndTwice(day, truth),
+    ...untrueScreens(day, truth),
+    ...confirmedAndBack(day, truth),
+    ...(await keyFindings(day)),
+  ];
 }
 
 /** The key, or any 16 characters of it, anywhere it must never be. */
