@@ -139,6 +139,8 @@ async function main(): Promise<void> {
       `${totals.requests} requests to the service, ${totals.checksAnswered} questions answered by staff` +
       `${totals.staffDuplicates > 0 ? ` (${totals.staffDuplicates} "send mine" while theirs was there unseen)` : ''}`,
   );
+  const counts = Object.entries(totals.counts).sort((a, b) => b[1] - a[1]);
+  if (counts.length > 0) console.log(`what befell the days: ${counts.map(([kind, n]) => `${n} ${kind}`).join(', ')}`);
   const ran = totals.days + failures.length;
   const planned = all.reduce((sum, chunk) => sum + chunk.days, 0);
   if (ran < planned && failures.length === 0)

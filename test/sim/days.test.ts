@@ -1,5 +1,5 @@
 /**
- * The short simulation of `npm test` (issue 33): fixed seeds, a few dozen event days, every
+ * The short simulation of `npm test` (issue 33): fixed seeds, 150 event days, every
  * promise checked after every step (docs/simulation.md); a day replays exactly from its seed;
  * and the machine's load changes nothing (the days run on the loop's clock, not the machine's).
  * The long run is `npm run simulate -- --days 10000`.
@@ -10,9 +10,9 @@ import { runDays, summaryLine } from './index';
 
 /** Seeds and days of the short run (about a minute on the team's machines). */
 const SHORT_RUN = [
-  { seed: 2026_11_01, days: 15 },
-  { seed: 2026_11_02, days: 15 },
-  { seed: 2026_11_03, days: 15 },
+  { seed: 2026_11_01, days: 50 },
+  { seed: 2026_11_02, days: 50 },
+  { seed: 2026_11_03, days: 50 },
 ];
 
 async function digests(seed: number, days: number): Promise<string[]> {

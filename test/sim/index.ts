@@ -61,6 +61,7 @@ export function addFigures(totals: Totals, figures: DayFigures): void {
   totals.requests += figures.requests;
   totals.checksAnswered += figures.checksAnswered;
   totals.staffDuplicates += figures.staffDuplicates;
+  for (const [kind, n] of Object.entries(figures.counts)) totals.counts[kind] = (totals.counts[kind] ?? 0) + n;
 }
 
 /** Runs one day; throws DayFailed when a promise was broken. */

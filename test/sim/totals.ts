@@ -14,6 +14,8 @@ export interface Totals {
   requests: number;
   checksAnswered: number;
   staffDuplicates: number;
+  /** What befell the days, by kind. */
+  counts: Record<string, number>;
 }
 
 export function emptyTotals(): Totals {
@@ -31,12 +33,17 @@ export function emptyTotals(): Totals {
     requests: 0,
     checksAnswered: 0,
     staffDuplicates: 0,
+    counts: {},
   };
 }
 
 /** Adds `more` into `totals`. */
 export function addTotals(totals: Totals, more: Totals): void {
-  for (const key of Object.keys(totals) as Array<keyof Totals>) totals[key] += more[key];
+  for (const key of Object.keys(totals) as Array<keyof Totals>) {
+    if (key === 'counts') continue;
+    totals[key] += more[key];
+  }
+  for (const [kind, n] of Object.entries(more.counts)) totals.counts[kind] = (totals.counts[kind] ?? 0) + n;
 }
 
 /** The closing line of a run. */

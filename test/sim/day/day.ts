@@ -31,6 +31,8 @@ export const DRAIN_LIMIT_MS = 4 * 60 * 60_000;
 const LOOK_EVERY_MS = 5 * 60_000;
 
 export interface DayFigures {
+  /** What befell the day, by kind. */
+  counts: Record<string, number>;
   /** A digest of everything that happened (the day's log, the service's creations, what staff were told): equal digests, equal days. */
   digest: string;
   animals: number;
@@ -52,6 +54,12 @@ export class Day {
   readonly log: string[] = [];
   steps = 0;
   checksAnswered = 0;
+  /** What befell the day, by kind (the figures say how often each fault was tried). */
+  readonly counts: Record<string, number> = {};
+
+  count(kind: string): void {
+    this.counts[kind] = (this.counts[kind] ?? 0) + 1;
+  }
 
   constructor(
     readonly setup: DaySetup,
@@ -235,6 +243,7 @@ export class Day {
 
   mood(mood: ServiceMood): void {
     this.note(`the service: ${JSON.stringify(mood)}`);
+    this.count(`service ${mood.kind}`);
     this.world.service.mood = mood;
   }
 
@@ -251,6 +260,7 @@ export class Day {
     const window = this.windowOf(device, windowIndex);
     if (!window) return;
     this.note(`${window.id}: closed${window.sync.leading ? ' (it was sending)' : ''}`);
+    this.count(window.sync.leading ? 'sending window closed' : 'window closed');
     window.die();
   }
 
@@ -259,6 +269,7 @@ export class Day {
     const window = this.windowOf(device, windowIndex);
     if (!window || !device.alive) return;
     this.note(`${window.id}: reloaded${window.sync.leading ? ' (it was sending)' : ''}`);
+    this.count(window.sync.leading ? 'sending window reloaded' : 'window reloaded');
     window.die();
     await this.world.drive(device.openWindow());
   }
@@ -280,23 +291,27 @@ export class Day {
     const device = this.device(deviceIndex);
     if (!device.alive) return;
     this.note(`${device.name}: the app will die during its ${afterWrites}th disk write from now (${kind})`);
+    this.count('crash armed');
     device.disk.armCrash(afterWrites, kind);
   }
 
   clearSite(deviceIndex: number): void {
     const device = this.device(deviceIndex);
     this.note(`${device.name}: the site's data is cleared (IndexedDB gone under the windows)`);
+    this.count('site data cleared');
     device.browser.clearSiteData();
   }
 
   diskFull(deviceIndex: number, full: boolean): void {
     const device = this.device(deviceIndex);
     this.note(`${device.name}: the disk is ${full ? 'full' : 'freed'}`);
+    if (full) this.count('disk full');
     device.disk.full = full;
   }
 
   jump(ms: number): void {
     this.note(`the computers' clocks jump ${ms > 0 ? '+' : ''}${Math.round(ms / 1000)} s`);
+    this.count(ms < 0 ? 'clock set back' : 'clock set forward');
     this.loop.jump(ms);
   }
 
@@ -315,6 +330,7 @@ export class Day {
       return;
     }
     this.ledger.removeProfile(profileId);
+    this.count('profile removed and made again');
     device.profileId = null;
     await this.world.makeProfile(window);
   }
@@ -394,7 +410,11 @@ export class Day {
     for (const creation of this.world.service.creations) hash.update(`${JSON.stringify(creation)}\n`);
     for (const told of this.ledger.told.values()) hash.update(`${JSON.stringify(told)}\n`);
     hash.update(`${this.loop.mono} ${this.loop.tasksRun}`);
+    const counts = { ...this.counts };
+    for (const device of this.devices)
+      for (const [kind, n] of Object.entries(device.crashes)) counts[kind] = (counts[kind] ?? 0) + n;
     return {
+      counts,
       digest: hash.digest('hex').slice(0, 16),
       animals: this.ledger.told.size,
       lost: 0,

@@ -90,6 +90,8 @@ export class SimDevice {
   readonly traffic: Traffic = { kept: new Map(), outOfCore: [] };
   run: CoreRun | null = null;
   state: CoreState = 'stopped';
+  /** How the app died today, by kind (for the figures). */
+  readonly crashes: Record<string, number> = {};
   /** The staff profile this computer works in (null while removed). */
   profileId: string | null = null;
   /** Every profile id this computer ever had (their databases are its own). */
@@ -159,6 +161,8 @@ export class SimDevice {
     const run = this.run;
     if (run) run.owner.dead = true;
     this.run = null;
+    const kindName = `${kind === 'power' ? 'power cut' : kind === 'host' ? 'host died' : 'app crashed'}${now ? '' : ' mid-write'}`;
+    this.crashes[kindName] = (this.crashes[kindName] ?? 0) + 1;
     this.disk.disarm();
     if (kind === 'power' && now) this.disk.powerCut();
     if (kind === 'host') {
