@@ -198,10 +198,6 @@ export class SimDevice {
     this.profileIds.push(profileId);
     this.browser.own(profileId);
   }
-
-  randomInt(min: number, max: number): number {
-    return this.rng.int(min, max);
-  }
 }
 
 /** One window of the app on a computer. */

@@ -88,10 +88,6 @@ export class Disk {
     this.#armed = { after: this.#writes + Math.max(1, after), kind };
   }
 
-  get armed(): boolean {
-    return this.#armed !== null;
-  }
-
   disarm(): void {
     this.#armed = null;
   }
@@ -147,10 +143,6 @@ export class Disk {
     for (const folder of this.#folders.values())
       for (const map of [folder.live, folder.durable])
         for (const inode of map.values()) if (!seen.has(inode)) yield (seen.add(inode), inode);
-  }
-
-  folder(path: string): Folder | undefined {
-    return this.#folders.get(path);
   }
 
   mkdir(path: string): void {

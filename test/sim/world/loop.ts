@@ -151,11 +151,6 @@ export class SimLoop {
     };
   }
 
-  /** Waits `ms` of virtual time (for the world's own steps, e.g. a staff member's pause). */
-  sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => this.setTimeout(resolve, ms));
-  }
-
   /**
    * Hands `deliver` to the fast-check scheduler: it runs when the scheduler releases it, at
    * the current virtual time, in the order the scheduler picks among everything waiting.
