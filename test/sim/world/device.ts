@@ -145,6 +145,7 @@ export class SimDevice {
     });
     run.core.events.subscribe((event, payload) => {
       if (owner.dead) return;
+      if (event === 'profiles') this.ownCustom(payload);
       const text = JSON.stringify(payload);
       this.traffic.outOfCore.push(`event ${event}: ${text}`);
       for (const window of this.liveWindows()) window.event(run, event, text);
@@ -180,6 +181,12 @@ export class SimDevice {
     this.windows.push(window);
     await window.open();
     return window;
+  }
+
+  /** Owns every staff profile of a profile list the core gave (the built-ins' databases are nobody's). */
+  ownCustom(list: unknown): void {
+    for (const profile of (list as { profiles?: Array<{ id: string; kind: string }> }).profiles ?? [])
+      if (profile.kind === 'custom') this.own(profile.id);
   }
 
   /** Whether the keychain holds a key for the profile. */
@@ -258,7 +265,9 @@ export class SimWindow {
               if (run.owner.dead) return;
               const answer = JSON.stringify(result);
               device.traffic.outOfCore.push(`${channel}: ${answer}`);
+              // The computer's own profiles (their databases are its own) as soon as the world sees them.
               if (channel === 'saveProfile' && result.ok) device.own((result.data as { id: string }).id);
+              if (channel === 'listProfiles' && result.ok) device.ownCustom(result.data);
               this.#linkFrom(run).post(() => {
                 this.#pending.delete(pending);
                 if (this.alive) resolve(JSON.parse(answer));

@@ -38,7 +38,10 @@ const registry = ((globalThis as unknown as Record<symbol, unknown>)[REGISTRY] ?
 const owners = registry.owners;
 const elsewhere = registry.elsewhere;
 
+/** The storage a database lives in: the computer that has it, or whose profile it is, or the shared one. */
 function factoryOf(name: string): IDBFactory {
+  for (const factory of new Set(owners.values()))
+    if ((factory as unknown as FactoryInternals)._databases.has(name)) return factory;
   return owners.get(name) ?? elsewhere;
 }
 
