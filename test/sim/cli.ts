@@ -26,6 +26,14 @@ import { type Chunk, type ChunkReport, chunkSeed, type Work } from './run/work';
 const ROOT = resolve(import.meta.dirname, '../..');
 const OUT = join(ROOT, 'test-results', 'simulate');
 
+const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+if (major < 22 || (major === 22 && minor < 12)) {
+  console.error(
+    `Node ${process.versions.node}: the project needs 22.12 or later (run \`. scripts/use-node.sh\` first).`,
+  );
+  process.exit(2);
+}
+
 const { values } = parseArgs({
   options: {
     days: { type: 'string', default: '100' },
@@ -64,7 +72,9 @@ function chunks(): Chunk[] {
 
 function startWorker(index: number, work: Work): Promise<number> {
   return new Promise((done) => {
-    const child = spawn('npx', ['vitest', 'run', '--config', 'test/sim/vitest.simulate.config.ts'], {
+    // vitest's own entry, on the Node that runs this command line (scripts/use-node.sh's).
+    const vitest = join(ROOT, 'node_modules', 'vitest', 'vitest.mjs');
+    const child = spawn(process.execPath, [vitest, 'run', '--config', 'test/sim/vitest.simulate.config.ts'], {
       cwd: ROOT,
       env: { ...process.env, SIM_WORK: JSON.stringify(work), FORCE_COLOR: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
