@@ -134,6 +134,11 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     ...(options.journalFs ? { fs: options.journalFs } : {}),
     logError,
   });
+  // A removal cut short by a crash (the profile gone, its journal not yet): staff were told its
+  // unsent animals go with it, and nothing could ever send or settle them.
+  for (const id of profiles.removedIds) {
+    await safetyCopy.forget(id).catch((error: unknown) => logError(`removed profile ${id}: ${String(error)}`));
+  }
   const proxyLogins = new ProxyLogins(options.secretStore, scrubber);
   const proxies = new ProxyRouter(
     options.proxy ?? { resolve: async () => [DIRECT] },

@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type AppCore, createAppCore } from '../../../../electron/core/app-core';
 import { MemorySecretStore } from '../../../../electron/core/keys/memory-secret-store';
+import { ProfileStore } from '../../../../electron/core/profiles/profile-store';
 import type { JournalFs } from '../../../../electron/core/safety-copy/journal-file';
 import type { SafetyEntry } from '../../../../src/shared/api';
 import { type RunningService, startService } from '../../../service/index';
@@ -184,5 +185,47 @@ describe('one creation per entry at a time in the core', () => {
     expect(service.animalCount()).toBe(1);
     expect(a).toMatchObject({ ok: true });
     expect(b).toEqual(a);
+  });
+});
+
+describe('a removal cut short', () => {
+  it('the journal of a profile removed just before the app died is deleted at the next start', async () => {
+    // Removing a profile writes the profiles file, then deletes its journal: a crash between the
+    // two left the journal of a profile that no longer exists, whose open entries nobody could
+    // ever send or settle (and which the updates count as waiting, for ever).
+    const dataDir = mkdtempSync(join(tmpdir(), 'adoption-core-removal-'));
+    const options = {
+      fetch: globalThis.fetch,
+      dataDir,
+      secretStore: new MemorySecretStore(),
+      builtIns: { file: join(RESOURCES, 'profiles.json') },
+    };
+    try {
+      const before = await createAppCore(options);
+      const saved = await before.router.handle('saveProfile', {
+        name: 'Event',
+        baseUrl: 'http://127.0.0.1:9/v1',
+        color: 'blue',
+      });
+      const id = saved.ok ? (saved.data as { id: string }).id : '';
+      await before.router.handle('keepEntries', {
+        profileId: id,
+        batch: crypto.randomUUID(),
+        complete: true,
+        entries: [entry('Rex')],
+      });
+      await before.dispose();
+      // The first half of removeProfile (the profiles file), then the crash.
+      const store = await ProfileStore.open({ dataDir, builtIns: options.builtIns });
+      expect(await store.remove(id)).toMatchObject({ ok: true });
+      const journal = join(dataDir, 'safety-copy', `${id}.jsonl`);
+      await expect(fs.stat(journal)).resolves.toBeTruthy();
+
+      const after = await createAppCore(options);
+      await expect(fs.stat(journal)).rejects.toMatchObject({ code: 'ENOENT' });
+      await after.dispose();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
