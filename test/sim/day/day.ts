@@ -145,6 +145,16 @@ export class Day {
     }
     if (device.liveWindows().length === 0 && !(await this.world.drive(device.openWindow()))) return false;
     const window = device.liveWindows()[0];
+    // A removal staff confirmed before the app died took effect if the profile is gone now.
+    if (window && device.removing !== null && device.alive) {
+      const removing = device.removing;
+      device.removing = null;
+      if (!window.app.profiles.profiles.some((p) => p.id === removing)) {
+        this.note(`${device.name}: the profile staff removed is gone`);
+        this.ledger.removeProfile(removing);
+        if (device.profileId === removing) device.profileId = null;
+      }
+    }
     // The profile was being removed or made when the app died: staff make it (again).
     if (window && device.alive && !device.profileId) await this.world.makeProfile(window);
     if (window && device.alive) await this.world.saveKey(window);
@@ -325,8 +335,14 @@ export class Day {
     const unsent = window.app.session(profileId).outbox.unsent.length;
     this.note(`${window.id}: staff remove the profile (${unsent} unsent animals, they were warned) and make it again`);
     const problem = await this.world.drive(window.app.removeProfile(profileId));
-    if (!problem || problem.value !== null) {
-      this.note(`${window.id}: the profile was not removed (${problem ? problem.value : 'no answer'})`);
+    if (!problem) {
+      // The app died under the removal: whether it happened, the app will say when it starts again.
+      this.note(`${window.id}: no answer to the removal`);
+      device.removing = profileId;
+      return;
+    }
+    if (problem.value !== null) {
+      this.note(`${window.id}: the profile was not removed (${problem.value})`);
       return;
     }
     this.ledger.removeProfile(profileId);

@@ -94,6 +94,8 @@ export class SimDevice {
   readonly crashes: Record<string, number> = {};
   /** The staff profile this computer works in (null while removed). */
   profileId: string | null = null;
+  /** A profile whose removal staff confirmed when the app died (done or not: the app says at the restart). */
+  removing: string | null = null;
   /** Every profile id this computer ever had (their databases are its own). */
   readonly profileIds: string[] = [];
   #runs = 0;
