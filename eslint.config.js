@@ -49,21 +49,72 @@ const ELECTRON_CODE = {
   regex: '^(\\.\\.?/)+electron/',
   message: 'The renderer reaches the core only through the app API (src/shared/api.ts), never by importing electron/.',
 };
+/** The core serves both hosts and imports neither: they wire it (lint rule `adoption/no-import-from`). */
+const HOSTS = {
+  folders: ['electron/host', 'electron/main', 'electron/preload'],
+  message: 'the core serves both hosts and imports neither (they import electron/core).',
+};
 /**
  * A sandboxed preload's `require` loads only `electron` and the Node modules events, timers
  * and url (https://electronjs.org/docs/latest/tutorial/tutorial-preload, "Available API");
  * what it needs beyond electron is bundled in from src/shared.
  */
-const PRELOAD_ONLY = [
+const PACKAGES_BUT_ELECTRON = {
+  regex: '^(?!electron$)[^./]',
+  message: 'The preload imports only electron and src/shared (a sandboxed preload loads no packages).',
+};
+const CODE_BUT_SHARED = {
+  regex: '^\\.\\./(?!\\.\\./src/shared/)',
+  message: 'The preload imports only electron and src/shared (thin wiring: no core, host, main or renderer).',
+};
+
+/**
+ * The layers (docs/architecture.md, Layers): what the files of each folder may not import. A file
+ * takes the first row that holds it, so a folder comes before the folders that hold it and no row
+ * overrides another. test/lint/boundaries.test.ts lints a forbidden import for each rule.
+ */
+const LAYERS = [
+  // the one module that imports zod/mini itself, setting its messages
+  { files: ['src/shared/zod.ts'], mayNotImport: [ELECTRON, NODE_BUILTINS, DOM_ONLY, ELECTRON_CODE] },
+  { files: ['src/shared/**/*.ts'], mayNotImport: [ELECTRON, NODE_BUILTINS, DOM_ONLY, ELECTRON_CODE, ZOD_DIRECT] },
+  // the window's reactive t and formatters, made of src/shared's
+  { files: ['src/i18n/**'], mayNotImport: [ELECTRON, NODE_BUILTINS, ELECTRON_CODE, ZOD_DIRECT] },
   {
-    regex: '^(?!electron$)[^./]',
-    message: 'The preload imports only electron and src/shared (a sandboxed preload loads no packages).',
+    files: ['src/**/*.ts', 'src/**/*.svelte'],
+    mayNotImport: [ELECTRON, NODE_BUILTINS, ELECTRON_CODE, ZOD_DIRECT, SHARED_T],
   },
-  {
-    regex: '^\\.\\./(?!\\.\\./src/shared/)',
-    message: 'The preload imports only electron and src/shared (thin wiring: no core, host, main or renderer).',
-  },
+  { files: ['electron/core/**/*.ts'], mayNotImport: [ELECTRON, DOM_ONLY, RENDERER, HOSTS] },
+  { files: ['electron/host/**/*.ts'], mayNotImport: [ELECTRON, DOM_ONLY, RENDERER] },
+  { files: ['electron/main/**/*.ts'], mayNotImport: [DOM_ONLY, RENDERER] },
+  { files: ['electron/preload/**/*.ts'], mayNotImport: [PACKAGES_BUT_ELECTRON, CODE_BUT_SHARED] },
+  // the specs that drive the Electron app
+  { files: ['test/e2e/electron/**'], mayNotImport: [] },
+  { files: ['test/**/*.ts'], mayNotImport: [ELECTRON] },
 ];
+
+/**
+ * The rows as ESLint config blocks, each for its files but those of the rows before it: a module
+ * named (`name`) or matched (`group`, `regex`) goes to `no-restricted-imports`, folders to
+ * `adoption/no-import-from`.
+ */
+function layerBlocks(layers) {
+  return layers.flatMap(({ files, mayNotImport }, index) => {
+    const ignores = layers.slice(0, index).flatMap((layer) => layer.files);
+    const paths = mayNotImport.filter((item) => 'name' in item);
+    const patterns = mayNotImport.filter((item) => 'group' in item || 'regex' in item);
+    const [folders, ...more] = mayNotImport.filter((item) => 'folders' in item);
+    if (more.length > 0) throw new Error(`${files.join(', ')}: one list of folders per row`);
+    const rules = {};
+    if (paths.length || patterns.length) {
+      rules['no-restricted-imports'] = [
+        'error',
+        { ...(paths.length && { paths }), ...(patterns.length && { patterns }) },
+      ];
+    }
+    if (folders) rules['adoption/no-import-from'] = ['error', folders];
+    return Object.keys(rules).length ? [{ files, ignores, ...(folders && { plugins: { adoption } }), rules }] : [];
+  });
+}
 
 export default tseslint.config(
   {
@@ -98,69 +149,12 @@ export default tseslint.config(
     files: ['src/**/*.ts', 'src/**/*.svelte'],
     ignores: ['src/shared/**'],
     languageOptions: { globals: { ...globals.browser } },
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { paths: [ELECTRON], patterns: [NODE_BUILTINS, ELECTRON_CODE, ZOD_DIRECT, SHARED_T] },
-      ],
-    },
   },
-  {
-    files: ['src/i18n/**'],
-    rules: {
-      'no-restricted-imports': ['error', { paths: [ELECTRON], patterns: [NODE_BUILTINS, ELECTRON_CODE, ZOD_DIRECT] }],
-    },
-  },
-  {
-    files: ['src/shared/**/*.ts'],
-    ignores: ['src/shared/zod.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { paths: [ELECTRON], patterns: [NODE_BUILTINS, DOM_ONLY, ELECTRON_CODE, ZOD_DIRECT] },
-      ],
-    },
-  },
-  {
-    files: ['src/shared/zod.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { paths: [ELECTRON], patterns: [NODE_BUILTINS, DOM_ONLY, ELECTRON_CODE] }],
-    },
-  },
-  {
-    files: ['electron/core/**/*.ts', 'electron/host/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [ELECTRON], patterns: [DOM_ONLY, RENDERER] }] },
-  },
-  {
-    // The core is below both hosts: they wire it, it never reaches up into them.
-    files: ['electron/core/**/*.ts'],
-    rules: {
-      'adoption/no-import-from': [
-        'error',
-        {
-          folders: ['electron/host', 'electron/main', 'electron/preload'],
-          message: 'the core serves both hosts and imports neither (they import electron/core).',
-        },
-      ],
-    },
-  },
+  ...layerBlocks(LAYERS),
   {
     // Folders are the architecture: a folder with an index.ts is entered only through it.
     files: ['electron/**/*.ts', 'src/**/*.ts', 'src/**/*.svelte', 'scripts/**/*.ts', 'scripts/**/*.mjs'],
     plugins: { adoption },
     rules: { 'adoption/subsystem-entry': 'error' },
-  },
-  {
-    files: ['electron/main/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [DOM_ONLY, RENDERER] }] },
-  },
-  {
-    files: ['electron/preload/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: PRELOAD_ONLY }] },
-  },
-  {
-    files: ['test/**/*.ts'],
-    ignores: ['test/e2e/electron/**'],
-    rules: { 'no-restricted-imports': ['error', { paths: [ELECTRON] }] },
   },
 );

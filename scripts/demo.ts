@@ -18,6 +18,7 @@ import { type RunningService, startService } from '../test/service/index';
 import { checkKeychain, INSIDE_PRIVATE_KEYRING, keychainFix } from './lib/demo-keychain';
 import { appAddressLine, serviceAddressLine } from './lib/demo-lines';
 import { findElectronBinary } from './lib/electron-binary';
+import { electronViteCommand } from './lib/electron-vite';
 import { openInBrowser } from './lib/open-browser';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -47,7 +48,9 @@ function buildIfNeeded(): void {
   const needed = ['out/main/index.js', 'out/preload/index.cjs', 'out/renderer/index.html'];
   if (needed.every((file) => existsSync(join(ROOT, file)))) return;
   say(t('demo.building'));
-  const result = spawnSync(join(ROOT, 'node_modules/.bin/electron-vite'), ['build'], { cwd: ROOT, stdio: 'inherit' });
+  // Node with electron-vite's JS bin: the `.bin` shim cannot be spawned on Windows (lib/electron-vite.ts).
+  const build = electronViteCommand(ROOT, ['build']);
+  const result = spawnSync(build.command, build.args, { cwd: ROOT, stdio: 'inherit' });
   if (result.status !== 0) throw new Error(t('demo.buildFailed'));
 }
 
@@ -128,7 +131,8 @@ async function main(): Promise<number> {
 
   buildIfNeeded();
   const dataDir = defaultDataDir();
-  mkdirSync(dataDir, { recursive: true });
+  // The staff member's alone, as the core makes it (electron/core/data-folder/private-modes.ts).
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const service = await startDemoService(dataDir);
   say(serviceAddressLine(service.url, service.animalCount(), DEMO_KEY));
   try {

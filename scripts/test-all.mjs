@@ -3,7 +3,15 @@
 // Gates (format, lint, typecheck, build, security scan) count as one test each. The packaging
 // check (electron-builder on a stand-in Electron, test/packaging/) runs as vitest tests.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import {
+  checkElectronProject,
+  ELECTRON_CONFIG,
+  ELECTRON_REPORT,
+  electronRequired,
+  listElectronProject,
+  readReport,
+} from './lib/electron-suite.mjs';
 import { playwrightFailures, vitestFailures } from './lib/failed-tests.mjs';
 import { checkPrerequisites } from './lib/prerequisites.mjs';
 
@@ -31,19 +39,11 @@ function gate(title, command, args) {
   }
 }
 
-function readJson(file) {
-  try {
-    return JSON.parse(readFileSync(file, 'utf8'));
-  } catch {
-    return null;
-  }
-}
-
 function vitest(title, wrapper, projects, file) {
   const args = ['vitest', 'run', ...projects.flatMap((p) => ['--project', p])];
   args.push('--reporter=default', '--reporter=json', `--outputFile.json=${file}`);
   const ok = wrapper ? run(title, 'node', [wrapper, 'npx', ...args]) : run(title, 'npx', args);
-  const report = readJson(file);
+  const report = readReport(file);
   if (!report) {
     totals.failed += 1;
     failures.push(`${title} (no report)`);
@@ -59,9 +59,9 @@ function vitest(title, wrapper, projects, file) {
   }
 }
 
-function playwright(title, config, file) {
-  const ok = run(title, 'node', ['scripts/with-keyring.mjs', 'npx', 'playwright', 'test', '-c', config]);
-  const report = readJson(file);
+function playwright(title, config, file, args = []) {
+  const ok = run(title, 'node', ['scripts/with-keyring.mjs', 'npx', 'playwright', 'test', '-c', config, ...args]);
+  const report = readReport(file);
   const stats = report?.stats;
   failedTests.push(...playwrightFailures(title, report));
   if (!stats) {
@@ -101,8 +101,19 @@ else {
   totals.failed += 1;
   failures.push('end-to-end tests (no build)');
 }
-// The same specs in Electron: skipped, with the reason printed, where the Electron binary is not installed.
-playwright('end-to-end tests in Electron', 'playwright.electron.config.ts', `${RESULTS}/playwright-electron.json`);
+// The same specs in Electron: skipped, with the reason printed, where the Electron binary is not installed;
+// with ADOPTION_REQUIRE_ELECTRON=1 (CI) that is a failure, and so is any listed test that did not run.
+// (The packaged project needs a package: the workflow runs it after electron-builder.)
+const electronListed = listElectronProject('electron');
+playwright('end-to-end tests in Electron', ELECTRON_CONFIG, ELECTRON_REPORT, ['--project', 'electron']);
+if (electronRequired(process.env)) {
+  const complete = checkElectronProject('electron', electronListed, readReport(ELECTRON_REPORT));
+  if (complete) totals.passed += 1;
+  else {
+    totals.failed += 1;
+    failures.push('every listed Electron test ran');
+  }
+}
 
 if (failures.length > 0) console.log(`\nFailed: ${failures.join(', ')}`);
 for (const test of failedTests) console.log(`  ✘ ${test}`);

@@ -7,6 +7,7 @@
  */
 import type { Channel, EventName } from './shared/api';
 import { type AdoptionApi, buildAdoptionApi, type Transport } from './shared/client';
+import { createEmitter, type Emitter } from './shared/emitter';
 import { t } from './i18n';
 import { API_PREFIX, EVENTS_PATH } from './shared/host-protocol';
 
@@ -18,24 +19,25 @@ declare global {
 
 function browserTransport(): Transport {
   let source: EventSource | null = null;
-  const listeners = new Map<EventName, Set<(payload: unknown) => void>>();
+  const emitters = new Map<EventName, Emitter<[payload: unknown]>>();
 
-  function ensureSource(event: EventName): EventSource {
+  /** The event's emitter, fed by the page's one EventSource from the first subscription on. */
+  function emitterOf(event: EventName): Emitter<[payload: unknown]> {
     source ??= new EventSource(EVENTS_PATH);
-    if (!listeners.has(event)) {
-      const set = new Set<(payload: unknown) => void>();
-      listeners.set(event, set);
-      source.addEventListener(event, (message) => {
-        let payload: unknown;
-        try {
-          payload = JSON.parse((message as MessageEvent<string>).data);
-        } catch {
-          return;
-        }
-        for (const listener of set) listener(payload);
-      });
-    }
-    return source;
+    const known = emitters.get(event);
+    if (known) return known;
+    const emitter = createEmitter<[payload: unknown]>();
+    emitters.set(event, emitter);
+    source.addEventListener(event, (message) => {
+      let payload: unknown;
+      try {
+        payload = JSON.parse((message as MessageEvent<string>).data);
+      } catch {
+        return;
+      }
+      emitter.emit(payload);
+    });
+    return emitter;
   }
 
   return {
@@ -51,9 +53,7 @@ function browserTransport(): Transport {
       return response.json();
     },
     subscribe(event: EventName, listener: (payload: unknown) => void) {
-      ensureSource(event);
-      listeners.get(event)?.add(listener);
-      return () => void listeners.get(event)?.delete(listener);
+      return emitterOf(event).on(listener);
     },
   };
 }

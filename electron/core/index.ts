@@ -17,7 +17,15 @@ export {
   WINDOWS_POLICY_KEY,
 } from './managed-settings';
 export type { BuiltInSource } from './profiles';
-export { type UpdatePolicy, type UpdaterPort } from './updates';
+export type { RecoveredEntry, RecoverReport } from './safety-copy';
+export {
+  readInstallFacts,
+  type UpdatePolicy,
+  type UpdaterPort,
+  updaterConfig,
+  updateTrust,
+  type UpdateTrust,
+} from './updates';
 export { BodyTooLarge, chromiumProxyResolver, envProxyResolver, type ProxyResolver, readCapped } from './http';
 export {
   DEFAULT_KEYCHAIN_SERVICE,

@@ -1,9 +1,10 @@
 /**
  * `npm run host -- [--port N] [--data-dir DIR] [--local-demo-url URL] [--keychain-service NAME]`:
  * the whole app in a plain browser. Serves the built renderer (`out/renderer`) and the app
- * core on 127.0.0.1, on the port this data folder used before (host-port.ts). The first line
- * of stdout is the one-time launch URL to open (it carries the launch secret: only the
- * browser that opens it gets in); Enter prints another one. Stops on Ctrl+C.
+ * core on this computer's loopback addresses (127.0.0.1 and [::1]), on the port this data
+ * folder used before (host-port.ts). The first line of stdout is the one-time launch URL to open
+ * (it carries the launch secret: only the browser that opens it gets in); Enter prints another
+ * one. Stops on Ctrl+C.
  */
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -15,7 +16,7 @@ import { startAppOnHost } from './app-on-host';
 import { useEnvLanguage } from './env-language';
 
 const HELP = `Usage: npm run host -- [options]
-  --port N                  port on 127.0.0.1 (default: the one this data folder used before,
+  --port N                  port on 127.0.0.1 and [::1] (default: the one this data folder used before,
                             else any free port, then remembered)
   --data-dir DIR            the app's data folder (default: ${defaultDataDir()})
   --local-demo-url URL      address of the Local demo service (default http://127.0.0.1:4010/v1)

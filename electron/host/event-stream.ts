@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EventName } from '../../src/shared/api';
+import { createEmitter, type Disposer } from '../../src/shared/emitter';
 import { SECURITY_HEADERS } from './static-files';
 
 export interface EventSourceLike {
@@ -24,7 +25,8 @@ export function formatEvent(id: number, event: string, payload: unknown): string
 }
 
 export function createEventStreams(source: EventSourceLike, heartbeatMs: number): EventStreams {
-  const open = new Set<() => void>();
+  /** Told when the host stops: each open stream ends itself (and its subscription counts it open). */
+  const stopping = createEmitter();
 
   return {
     open(request, response) {
@@ -45,24 +47,25 @@ export function createEventStreams(source: EventSourceLike, heartbeatMs: number)
       const heartbeat = setInterval(() => response.write(': heartbeat\n\n'), heartbeatMs);
       heartbeat.unref();
       let closed = false;
+      let leave: Disposer = () => {};
       const close = (): void => {
         if (closed) return;
         closed = true;
         unsubscribe();
         clearInterval(heartbeat);
-        open.delete(close);
+        leave();
         if (!response.writableEnded) response.end();
       };
-      open.add(close);
+      leave = stopping.on(close);
       request.on('close', close);
       response.on('close', close);
       response.on('error', close);
     },
     closeAll() {
-      for (const close of [...open]) close();
+      stopping.emit();
     },
     get openCount() {
-      return open.size;
+      return stopping.size;
     },
   };
 }

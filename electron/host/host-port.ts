@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { nodeSettingsFs, writeFileAtomic } from '../core';
 import { t } from '../../src/shared/i18n';
+import type { LoopbackAddress } from './loopback-listen';
 import { isSiteName } from './request-guard';
 
 export const HOST_PORT_FILE = 'browser-host.json';
@@ -44,7 +45,7 @@ export async function readRememberedAddress(dataDir: string): Promise<Remembered
 }
 
 export async function rememberAddress(dataDir: string, port: number, site: string): Promise<void> {
-  await nodeSettingsFs.mkdir(dataDir, { recursive: true });
+  await nodeSettingsFs.mkdir(dataDir, { recursive: true, mode: 0o700 });
   await writeFileAtomic(
     nodeSettingsFs,
     join(dataDir, HOST_PORT_FILE),
@@ -55,9 +56,9 @@ export async function rememberAddress(dataDir: string, port: number, site: strin
 export class PortTakenError extends Error {
   override readonly name = 'PortTakenError';
 
-  constructor(port: number, site: string | null, dataDir: string) {
+  constructor(port: number, address: LoopbackAddress, site: string | null, dataDir: string) {
     const origin = originAt(port, site);
-    super(t('host.portTaken', { port, dataDir, origin }));
+    super(t('host.portTaken', { port, address, dataDir, origin }));
   }
 }
 

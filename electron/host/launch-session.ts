@@ -63,6 +63,11 @@ export class LaunchSessions {
     return session;
   }
 
+  /** Whether a session, by its SHA-256 (what this host keeps of it), is one of this host's. */
+  hasSessionDigest(sessionDigest: string): boolean {
+    return this.#sessions.has(sessionDigest);
+  }
+
   /** Whether the request carries one of this host's sessions. */
   hasSession(request: IncomingMessage): boolean {
     const value = readCookie(request.headers.cookie, this.cookieName);
@@ -93,6 +98,24 @@ export function howToOpenPage(): string {
 <p>${t('host.openPageWhy', { example })}</p>
 <p>${t('host.openPageHow', { host: '<code>npm run host</code>', demo: '<code>npm run demo</code>' })}</p>
 </body>
+</html>
+`;
+}
+
+/**
+ * What a launch link answers when the browser arrived from another site (`Sec-Fetch-Site:
+ * cross-site`: the demo's page on file://, or the earlier version's address after a recovery):
+ * the session cookie and a page that goes on to `path` by itself. A redirect would not do: the
+ * browser treats the whole redirect chain as cross-site and leaves the `SameSite=Strict` cookie out
+ * of the next request (Chromium: the redirected load and even a reload came without it), while a
+ * page of the host's own that refreshes is a same-site navigation. No script; the CSP stays.
+ */
+export function continuePage(path: string): string {
+  const href = path.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return `<!doctype html>
+<html lang="${intlLocale(currentLanguage())}">
+<head><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=${href}"><title>${t('host.openPageTitle')}</title></head>
+<body><p><a href="${href}">${t('host.continueToApp')}</a></p></body>
 </html>
 `;
 }

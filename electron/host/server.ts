@@ -1,6 +1,7 @@
 /**
- * The loopback browser host: the built renderer and the app's router over HTTP on
- * 127.0.0.1, so the whole app runs in a plain browser. Protocol (src/shared/host-protocol.ts):
+ * The loopback browser host: the built renderer and the app's router over HTTP on this
+ * computer's loopback addresses, 127.0.0.1 and [::1] on one port (loopback-listen.ts says why
+ * both), so the whole app runs in a plain browser. Protocol (src/shared/host-protocol.ts):
  * - `GET /?launch=<secret>` (a one-time launch URL, `createLaunchUrl`) sets the session
  *   cookie and redirects to the clean URL (launch-session.ts);
  * - with that session: `GET /…` serves `out/renderer`; `POST /api/<channel>` with a JSON
@@ -10,7 +11,6 @@
  * (a page load gets a page that says how to open the app).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { API_PREFIX, EVENTS_PATH, LAUNCH_PARAM } from '../../src/shared/host-protocol';
@@ -19,7 +19,9 @@ import { err, type Result } from '../../src/shared/result';
 import { t } from '../../src/shared/i18n';
 import { BodyTooLarge, readCapped, type Router } from '../core';
 import { createEventStreams, type EventSourceLike } from './event-stream';
-import { howToOpenPage, LaunchSessions } from './launch-session';
+import type { EarlierQueueRecovery } from './earlier-origin';
+import { continuePage, howToOpenPage, LaunchSessions } from './launch-session';
+import { listenOnLoopback } from './loopback-listen';
 import { checkOrigin, newSiteName, ownHosts } from './request-guard';
 import { SECURITY_HEADERS, sendHtml, sendPlain, serveStatic } from './static-files';
 
@@ -31,10 +33,11 @@ export interface BrowserHostOptions {
   events: EventSourceLike;
   /** The built renderer; default `out/renderer` (relative to the working directory). */
   rendererDir?: string;
-  /** 0 (default) picks a free port. */
+  /**
+   * 0 (default) picks a port free on both loopback addresses. A port given is refused
+   * (`AddressTakenError`) when 127.0.0.1 or [::1] is held there by another program.
+   */
   port?: number;
-  /** Loopback only; default 127.0.0.1. */
-  host?: string;
   /**
    * The host's own name, a DNS label: the app is at `http://<siteName>.localhost:PORT` (browsers
    * resolve `*.localhost` to loopback), so its session cookie belongs to that name alone and no
@@ -42,6 +45,11 @@ export interface BrowserHostOptions {
    * per data folder).
    */
   siteName?: string;
+  /**
+   * An earlier version's queue to recover at `http://127.0.0.1:PORT` (earlier-origin.ts): a launch
+   * goes through that page first while it is pending, and only its paths are served there.
+   */
+  earlierQueue?: EarlierQueueRecovery | null;
   /** Launch links expire on this clock (tests use a fake one). */
   clock?: Pick<Clock, 'now'>;
   heartbeatMs?: number;
@@ -57,8 +65,6 @@ export interface BrowserHost {
   stop(): Promise<void>;
 }
 
-const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
-
 function sendJson(response: ServerResponse, status: number, body: Result<unknown>): void {
   const text = JSON.stringify(body);
   response.writeHead(status, {
@@ -71,23 +77,46 @@ function sendJson(response: ServerResponse, status: number, body: Result<unknown
 }
 
 export async function startBrowserHost(options: BrowserHostOptions): Promise<BrowserHost> {
-  const bindHost = options.host ?? '127.0.0.1';
-  if (!LOOPBACK.has(bindHost)) throw new Error(`The browser host listens on this computer only, not on ${bindHost}.`);
   const rendererDir = resolve(options.rendererDir ?? 'out/renderer');
   const logError = options.logError ?? ((message: string) => console.error(message));
   const streams = createEventStreams(options.events, options.heartbeatMs ?? 15_000);
   let allowedHosts = new Set<string>();
   let sessions = new LaunchSessions(0);
+  let origin = '';
+  let earlier: EarlierQueueRecovery | null = null;
+  const recoveryHost = {
+    newLaunchUrl: () => sessions.createLaunchUrl(origin),
+    knowsSession: (sessionDigest: string) => sessions.hasSessionDigest(sessionDigest),
+  };
 
-  /** `/?launch=<secret>`: the secret's first use sets the session; a used one only helps its own browser. */
+  /**
+   * `/?launch=<secret>`: the secret's first use sets the session; a used one only helps its own
+   * browser. While an earlier version's queue waits (earlier-origin.ts), a new session goes through
+   * its recovery page first (not the link that page hands back). A browser arriving from another
+   * site gets a page that goes on by itself instead of a redirect (`continuePage` says why).
+   */
   function launch(url: URL, request: IncomingMessage, response: ServerResponse): void {
-    const session = sessions.redeem(url.searchParams.get(LAUNCH_PARAM) ?? '');
+    const secret = url.searchParams.get(LAUNCH_PARAM) ?? '';
+    const returning = earlier?.isReturn(secret) ?? false;
+    const session = sessions.redeem(secret);
     if (session === null && !sessions.hasSession(request)) return sendHtml(response, 403, howToOpenPage());
+    const cookie = session === null ? {} : { 'Set-Cookie': sessions.cookieFor(session) };
+    const recover = session !== null && !returning && earlier?.pending() === true;
+    const fetchSite = request.headers['sec-fetch-site'];
+    if (!recover && (fetchSite === 'cross-site' || fetchSite === 'same-site')) {
+      response.writeHead(200, {
+        ...SECURITY_HEADERS,
+        'Content-Type': 'text/html; charset=utf-8',
+        'Cache-Control': 'no-store',
+        ...cookie,
+      });
+      return void response.end(continuePage(url.pathname));
+    }
     response.writeHead(303, {
       ...SECURITY_HEADERS,
-      Location: url.pathname,
+      Location: recover && session !== null && earlier ? earlier.startUrl(session) : url.pathname,
       'Cache-Control': 'no-store',
-      ...(session === null ? {} : { 'Set-Cookie': sessions.cookieFor(session) }),
+      ...cookie,
     });
     response.end();
   }
@@ -122,7 +151,11 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const verdict = checkOrigin(request, allowedHosts);
-    if (!verdict.allowed) return sendPlain(response, 403, `Forbidden: ${verdict.reason}`);
+    if (!verdict.allowed) {
+      // The earlier version's address serves its recovery page alone (earlier-origin.ts), nothing else.
+      if (earlier?.pending() && earlier.answers(request)) return earlier.handle(request, response, recoveryHost);
+      return sendPlain(response, 403, `Forbidden: ${verdict.reason}`);
+    }
     const url = new URL(request.url ?? '/', 'http://host.invalid');
     const method = request.method ?? 'GET';
     const isGet = method === 'GET' || method === 'HEAD';
@@ -145,26 +178,22 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     return serveStatic(rendererDir, url.pathname, response, method === 'HEAD');
   }
 
-  const server = createServer((request, response) => {
-    handle(request, response).catch((error: unknown) => {
-      logError(`browser host: ${request.method} ${request.url?.split('?')[0]} failed (${String(error)})`);
-      if (!response.headersSent) sendPlain(response, 500, t('host.internalError'));
-      else response.destroy();
+  const makeServer = () =>
+    createServer((request, response) => {
+      handle(request, response).catch((error: unknown) => {
+        logError(`browser host: ${request.method} ${request.url?.split('?')[0]} failed (${String(error)})`);
+        if (!response.headersSent) sendPlain(response, 500, t('host.internalError'));
+        else response.destroy();
+      });
     });
-  });
 
-  await new Promise<void>((resolveListen, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, bindHost, () => {
-      server.off('error', reject);
-      resolveListen();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
+  const { port, servers } = await listenOnLoopback(makeServer, options.port ?? 0);
   const site = `${options.siteName ?? newSiteName()}.localhost`;
   allowedHosts = ownHosts(site, port);
   sessions = new LaunchSessions(port, options.clock);
-  const origin = `http://${site}:${port}`;
+  origin = `http://${site}:${port}`;
+  // Only at the earlier version's own port: its IndexedDB is at http://127.0.0.1:<that port>.
+  earlier = options.earlierQueue?.port === port ? options.earlierQueue : null;
 
   return {
     url: `${origin}/`,
@@ -172,10 +201,15 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     createLaunchUrl: () => sessions.createLaunchUrl(origin),
     async stop() {
       streams.closeAll();
-      await new Promise<void>((resolveClose) => {
-        server.close(() => resolveClose());
-        server.closeAllConnections();
-      });
+      await Promise.all(
+        servers.map(
+          (server) =>
+            new Promise<void>((resolveClose) => {
+              server.close(() => resolveClose());
+              server.closeAllConnections();
+            }),
+        ),
+      );
     },
   };
 }

@@ -22,7 +22,12 @@ export const APP_PAGE_URL = `${APP_SCHEME}://${APP_HOST}/index.html`;
  * (IndexedDB, localStorage: the outbox lives there); `secure` makes the page a secure context.
  * Nothing else: no `bypassCSP`; no `corsEnabled`, which would let other origins read these
  * responses (shell/browser/net/electron_url_loader_factory.cc refuses cross-origin CORS-mode
- * requests to a scheme without it; the page's own module scripts are same-origin and pass).
+ * requests to a scheme without it; the page's own module scripts are same-origin and pass); no
+ * `supportFetchAPI`: the page never fetches app:// (its API is the preload's IPC), so with the
+ * CSP's `connect-src 'self'` it can fetch nothing at all, not even its own files
+ * (shell/browser/api/electron_api_protocol.cc:154 passes the flag to the renderer, which registers
+ * only the schemes given it, shell/renderer/renderer_client_base.cc:262-266). The e2e suite reads
+ * the answers' headers from main with net.fetch (test/e2e/electron/app-scheme.spec.ts).
  */
 export const APP_SCHEME_PRIVILEGES = {
   scheme: APP_SCHEME,

@@ -15,56 +15,71 @@
 import { app, session } from 'electron';
 import tls from 'node:tls';
 import { chromiumProxyResolver, createAppCore, openOsKeychain, organisationSettings } from '../core';
-import { startMainProcess } from './main-process';
+import { failStartup, startMainProcess } from './main-process';
 import { readPolicyStore } from './policy-store';
 import { electronUpdater } from './updates';
 import { startupSettings } from './startup-settings';
 import { trustSystemCertificates } from './system-certificates';
 
-const settings = startupSettings({
-  env: process.env,
-  isPackaged: app.isPackaged,
-  platform: process.platform,
-  appPath: app.getAppPath(),
-  resourcesPath: process.resourcesPath,
-});
-// Tests (and the e2e project) give the app its own data folder; a packaged app never.
-if (settings.userDataDir) app.setPath('userData', settings.userDataDir);
-trustSystemCertificates(tls as Parameters<typeof trustSystemCertificates>[0]);
+/** Everything the entry does; a throw in it is said in a dialog and the app exits (failStartup). */
+function main(): void {
+  const settings = startupSettings({
+    env: process.env,
+    isPackaged: app.isPackaged,
+    platform: process.platform,
+    appPath: app.getAppPath(),
+    resourcesPath: process.resourcesPath,
+  });
+  // Tests (and the e2e project) give the app its own data folder; a packaged app never.
+  if (settings.userDataDir) app.setPath('userData', settings.userDataDir);
+  // Said at every start: the packaged-app spec reads it on each system (an organisation's root must be trusted).
+  const roots = trustSystemCertificates(tls as Parameters<typeof trustSystemCertificates>[0]);
+  console.log(
+    roots === null
+      ? 'system certificates: this runtime cannot add them'
+      : `system certificates: ${roots.system} roots read, ${roots.added} added`,
+  );
 
-startMainProcess({
-  outDir: import.meta.dirname,
-  packaged: app.isPackaged,
-  ...(settings.devServerUrl ? { devServerUrl: settings.devServerUrl } : {}),
-  createCore: async (userDataDir) => {
-    // The installed app updates itself (core/updates decides when; updates.ts drives electron-updater).
-    const updater = settings.managed
-      ? electronUpdater({ resourcesPath: process.resourcesPath, logError: (line) => console.error(line) })
-      : null;
-    const core = await createAppCore({
-      fetch: (input, init) => globalThis.fetch(input, init),
-      dataDir: userDataDir,
-      secretStore: await openOsKeychain(settings.keychainService),
-      // The installed app: the organisation's policies first (managed-settings), read once at start.
-      builtIns: settings.managed
-        ? await organisationSettings({
-            platform: process.platform,
-            env: process.env,
-            packagedFile: settings.profilesFile,
-            readPolicyStore: () => readPolicyStore(process.platform),
-          })
-        : { file: settings.profilesFile },
-      // The system's proxy settings and PAC scripts, as Chromium resolves them for each address
-      // (docs/api/session.md: `ses.resolveProxy(url)` resolves with "PROXY host:port; DIRECT" …).
-      proxy: chromiumProxyResolver((url) => session.defaultSession.resolveProxy(url)),
-      ...(settings.localDemoUrl ? { localDemoUrl: settings.localDemoUrl } : {}),
-      ...(updater ? { updates: updater.options } : {}),
-      // docs/api/app.md: "The user's preferred system languages from most preferred to least
-      // preferred, including the country codes if applicable" (g_get_language_names on Linux, whose
-      // names may read "es_MX"; matchLanguage in src/shared/i18n takes "-" and "_" alike).
-      systemLanguages: () => app.getPreferredSystemLanguages(),
-    });
-    updater?.connect(core.updates);
-    return core;
-  },
-});
+  startMainProcess({
+    outDir: import.meta.dirname,
+    packaged: app.isPackaged,
+    ...(settings.devServerUrl ? { devServerUrl: settings.devServerUrl } : {}),
+    createCore: async (userDataDir) => {
+      // The installed app updates itself (core/updates decides when; updates.ts drives electron-updater).
+      const updater = settings.managed
+        ? await electronUpdater({ userDataDir, productName: app.name, logError: (line) => console.error(line) })
+        : null;
+      const core = await createAppCore({
+        fetch: (input, init) => globalThis.fetch(input, init),
+        dataDir: userDataDir,
+        secretStore: await openOsKeychain(settings.keychainService),
+        // The installed app: the organisation's policies first (managed-settings), read once at start.
+        builtIns: settings.managed
+          ? await organisationSettings({
+              platform: process.platform,
+              env: process.env,
+              packagedFile: settings.profilesFile,
+              readPolicyStore: () => readPolicyStore(process.platform),
+            })
+          : { file: settings.profilesFile },
+        // The system's proxy settings and PAC scripts, as Chromium resolves them for each address
+        // (docs/api/session.md: `ses.resolveProxy(url)` resolves with "PROXY host:port; DIRECT" …).
+        proxy: chromiumProxyResolver((url) => session.defaultSession.resolveProxy(url)),
+        ...(settings.localDemoUrl ? { localDemoUrl: settings.localDemoUrl } : {}),
+        ...(updater ? { updates: updater.options } : {}),
+        // docs/api/app.md: "The user's preferred system languages from most preferred to least
+        // preferred, including the country codes if applicable" (g_get_language_names on Linux, whose
+        // names may read "es_MX"; matchLanguage in src/shared/i18n takes "-" and "_" alike).
+        systemLanguages: () => app.getPreferredSystemLanguages(),
+      });
+      updater?.connect(core.updates);
+      return core;
+    },
+  });
+}
+
+try {
+  main();
+} catch (error) {
+  void failStartup(error);
+}

@@ -49,8 +49,8 @@ export function startupFailureMessage(error: unknown): string {
 
 /**
  * The main process speaks the system's language until the window says otherwise (the core's
- * \`useLanguage\` channel then changes it for the whole process): the start-up failure dialog, the
- * save dialogs, the core's first words. docs/api/app.md: \`app.getPreferredSystemLanguages()\` gives
+ * `useLanguage` channel then changes it for the whole process): the start-up failure dialog, the
+ * save dialogs, the core's first words. docs/api/app.md: `app.getPreferredSystemLanguages()` gives
  * "the user's preferred system languages from most preferred to least preferred, including the
  * country codes if applicable" (g_get_language_names on Linux: "es_MX"; matchLanguage reads "-" and
  * "_" alike). Unlike Node, where the environment (LANG, LC_ALL) would be read, Electron asks the OS.
@@ -124,14 +124,25 @@ export function startMainProcess(options: MainProcessOptions): MainProcess {
   };
 
   const ready = start().catch(async (error: unknown) => {
-    console.error(`start-up failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    await useSystemLanguage().catch(() => undefined);
-    // Callable before `ready`; on Linux before `ready` it prints to stderr (docs/api/dialog.md).
-    dialog.showErrorBox(startupFailureTitle(), startupFailureMessage(error));
-    await Promise.resolve(core?.dispose()).catch(() => undefined);
-    // app.exit: no before-quit/will-quit, windows closed at once, the lock released with the process.
-    app.exit(1);
+    await failStartup(error, core);
     return { window: null };
   });
   return { ready };
+}
+
+/**
+ * Says in a dialog why the app could not start, and exits 1: no windowless process is left behind.
+ * Also for a throw in the entry's own top level (index.ts), which Electron would otherwise only
+ * report: its `uncaughtException` handler shows "A JavaScript error occurred in the main process"
+ * and does not quit (lib/browser/init.ts, "Don't quit on fatal error"; an ESM entry's rejection is
+ * emitted there too, after `appCodeLoaded`).
+ */
+export async function failStartup(error: unknown, core: MainCore | null = null): Promise<void> {
+  console.error(`start-up failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  await useSystemLanguage().catch(() => undefined);
+  // Callable before `ready`; on Linux before `ready` it prints to stderr (docs/api/dialog.md).
+  dialog.showErrorBox(startupFailureTitle(), startupFailureMessage(error));
+  await Promise.resolve(core?.dispose()).catch(() => undefined);
+  // app.exit: no before-quit/will-quit, windows closed at once, the lock released with the process.
+  app.exit(1);
 }

@@ -10,30 +10,57 @@
  *   after the `update-downloaded` event); the handler reads the flag again at quit. So the flag
  *   stays true until then, and the policy's decision for the downloaded update is applied after
  *   that event returns (`setImmediate`), never inside it.
- * - The update address: `setFeedURL({ provider: 'generic', url })` when the organisation set one;
- *   otherwise `app-update.yml` in the resources folder, which electron-builder writes from its
- *   `publish` setting (ElectronAppAdapter.js: `process.resourcesPath/app-update.yml`).
+ * - Whom to trust and where to look: never the `app-update.yml` electron-builder writes into
+ *   installers (`resources/app-update.yml`, ElectronAppAdapter.js `appUpdateConfigPath`). The glue
+ *   writes the updater's own config into the data folder (core/updates `updaterConfig`: the
+ *   organisation's feed, the cache folder's name, on Windows the publisher an update must be signed
+ *   by) and points electron-updater at it (`updateConfigPath`, AppUpdater.js: it resets the provider
+ *   and every later read, the download's `configOnDisk` included, comes from that file). Only when
+ *   the core's rule says updates are on: the organisation gave an https address and this copy can
+ *   check who made an update (core/updates/update-trust.ts).
  * Checked by reading: electron-updater runs only in the packaged app (the GitHub workflow).
  */
 import type { AppUpdater } from 'electron-updater';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { errorMessage } from '../../src/shared/errors';
-import type { UpdatePolicy, UpdaterPort } from '../core';
+import {
+  nodeSettingsFs,
+  readInstallFacts,
+  type UpdatePolicy,
+  type UpdaterPort,
+  updaterConfig,
+  updateTrust,
+  type UpdateTrust,
+  writeFileAtomic,
+} from '../core';
 
 export interface UpdaterGlue {
   /** For createAppCore's `updates` option. */
-  options: { port: UpdaterPort; builtFeed: boolean };
+  options: { port: UpdaterPort; trust: UpdateTrust };
   /** Hands the updater's events to the core's rule (once the core exists). */
   connect(policy: UpdatePolicy): void;
 }
 
-export function electronUpdater(options: { resourcesPath: string; logError: (line: string) => void }): UpdaterGlue {
+/** The updater's own config, in the data folder (never the installer's `resources/app-update.yml`). */
+export const UPDATER_CONFIG = 'updater.json';
+
+export async function electronUpdater(options: {
+  userDataDir: string;
+  productName: string;
+  logError: (line: string) => void;
+}): Promise<UpdaterGlue> {
+  const trust = updateTrust(
+    await readInstallFacts({
+      platform: process.platform,
+      executable: process.execPath,
+      productName: options.productName,
+    }),
+  );
   let policy: UpdatePolicy | null = null;
   let updater: Promise<AppUpdater> | null = null;
 
   const load = (rule: UpdatePolicy) =>
-    (updater ??= import('electron-updater').then(({ autoUpdater }) => {
+    (updater ??= import('electron-updater').then(async ({ autoUpdater }) => {
       autoUpdater.autoDownload = true;
       autoUpdater.autoInstallOnAppQuit = true;
       autoUpdater.allowPrerelease = false;
@@ -44,7 +71,11 @@ export function electronUpdater(options: { resourcesPath: string; logError: (lin
         error: (message: unknown) => options.logError(`updates: ${String(message)}`),
       };
       const settings = rule.settings;
-      if (settings.enabled && settings.feedUrl) autoUpdater.setFeedURL({ provider: 'generic', url: settings.feedUrl });
+      // The rule never checks while off; this is the same condition, said again where it matters.
+      if (!settings.enabled || !trust.trusted) throw new Error('updates are off');
+      const configPath = join(options.userDataDir, UPDATER_CONFIG);
+      await writeFileAtomic(nodeSettingsFs, configPath, updaterConfig(settings.feedUrl, trust));
+      autoUpdater.updateConfigPath = configPath;
       autoUpdater.on('checking-for-update', () => rule.checking());
       autoUpdater.on('update-available', (info) => rule.available(info.version));
       autoUpdater.on('update-not-available', () => rule.notAvailable());
@@ -69,7 +100,7 @@ export function electronUpdater(options: { resourcesPath: string; logError: (lin
   };
 
   return {
-    options: { port, builtFeed: existsSync(join(options.resourcesPath, 'app-update.yml')) },
+    options: { port, trust },
     connect(rule) {
       policy = rule;
     },

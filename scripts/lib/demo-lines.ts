@@ -1,6 +1,6 @@
 /**
  * The demo's two address lines: where the app is and where the local service is. Other tools read
- * them (README "Try it", scripts that wait for the demo), so they stay exactly as they are, in
+ * them (README "Quick start", scripts that wait for the demo), so they stay exactly as they are, in
  * English, whatever the system's language; every other line of the demo is in that language.
  */
 

@@ -61,12 +61,17 @@ export function writeLaunchFile(url: string, parent: string = tmpdir()): LaunchF
 /** The browsers tried on Linux, in order. */
 const LINUX_OPENERS = ['xdg-open', 'chromium', 'chromium-browser', 'google-chrome', 'firefox'];
 
-/** Returns what it used to open the URL, or null when it found nothing. */
+/**
+ * Returns what it used to open the URL, or null when it found nothing. `found` says whether a
+ * command is on PATH (asked on Linux only; tests give their own, so they do not depend on what the
+ * machine has installed).
+ */
 export function openInBrowser(
   url: string,
   env: NodeJS.ProcessEnv = process.env,
   launcher: Launcher = launch,
   platform: NodeJS.Platform = process.platform,
+  found: (command: string) => boolean = onPath,
 ): string | null {
   if (platform !== 'darwin' && platform !== 'win32' && !env.DISPLAY && !env.WAYLAND_DISPLAY) return null;
   const file = writeLaunchFile(url);
@@ -77,7 +82,7 @@ export function openInBrowser(
     if (platform === 'darwin') return launcher('open', [file.fileUrl]) ? 'open' : null;
     if (platform === 'win32') return launcher('cmd', ['/c', 'start', '""', file.fileUrl]) ? 'start' : null;
     for (const command of LINUX_OPENERS) {
-      if (onPath(command) && launcher(command, [file.fileUrl])) return command;
+      if (found(command) && launcher(command, [file.fileUrl])) return command;
     }
     return null;
   })();

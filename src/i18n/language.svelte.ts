@@ -8,6 +8,7 @@
  * and the core is told so that its messages follow too.
  */
 import type { AdoptionApi } from '../shared/client';
+import { createEmitter, type Disposer } from '../shared/emitter';
 import {
   currentLanguage,
   type Language,
@@ -30,9 +31,7 @@ export class LanguageStore {
   /** Why a choice could not be applied (its catalogue did not load), if it could not. */
   error = $state<string | null>(null);
   #started: Promise<void> | null = null;
-  // Listeners, not state anything renders.
-  // eslint-disable-next-line svelte/prefer-svelte-reactivity
-  readonly #listeners = new Set<(language: Language) => void>();
+  readonly #changed = createEmitter<[language: Language]>();
 
   constructor(
     private readonly api: Pick<AdoptionApi, 'systemLanguages' | 'useLanguage'>,
@@ -53,9 +52,8 @@ export class LanguageStore {
    * Calls `listener` each time another language is shown (after the core was told): what the window
    * keeps of the core's words (the updates' status, say) is read again in it.
    */
-  onChange(listener: (language: Language) => void): () => void {
-    this.#listeners.add(listener);
-    return () => void this.#listeners.delete(listener);
+  onChange(listener: (language: Language) => void): Disposer {
+    return this.#changed.on(listener);
   }
 
   /** Reads the remembered choice and the system's languages, and shows the language they give (once). */
@@ -104,6 +102,6 @@ export class LanguageStore {
     this.language = currentLanguage();
     if (this.documentElement) this.documentElement.lang = this.language;
     await this.api.useLanguage({ language: this.language });
-    if (this.language !== before) for (const listener of [...this.#listeners]) listener(this.language);
+    if (this.language !== before) this.#changed.emit(this.language);
   }
 }

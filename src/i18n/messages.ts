@@ -7,23 +7,17 @@
 import { createSubscriber } from 'svelte/reactivity';
 import * as shared from '../shared/i18n';
 import type { AnimalStatus } from '../shared/animal';
+import { createEmitter } from '../shared/emitter';
 import type { MessageArgs, MessageKey } from '../shared/i18n';
 
-const redraws = new Set<() => void>();
-const read = createSubscriber((update) => {
-  redraws.add(update);
-  return () => redraws.delete(update);
-});
-
 /** Whatever read the messages is drawn again (once another language's are current). */
-function languageChanged(): void {
-  for (const redraw of [...redraws]) redraw();
-}
+const languageChanged = createEmitter();
+const read = createSubscriber((update) => languageChanged.on(update));
 
 /** Makes `language` the window's (its catalogue loaded) and draws again what read the one before. */
 export async function showLanguage(language: shared.Language): Promise<void> {
   await shared.useLanguage(language);
-  languageChanged();
+  languageChanged.emit();
 }
 
 /** The message `key` in the language shown. */

@@ -8,6 +8,7 @@ import { DiagnosticEntry } from './diagnostics';
 import { Language, t } from './i18n';
 import { ProfileId, Profile, ProfileInput, ProfileList } from './profile';
 import { GovernorSnapshot } from './rate-limit';
+import type { Result } from './result';
 import { UpdateStatus } from './updates';
 import { z } from './zod';
 
@@ -18,6 +19,14 @@ const MAX_KEY_BYTES = 4096;
  * stores it mangled or fails) and no HTTP header can carry it. Secrets with one are refused.
  */
 const LONE_SURROGATE = /\p{Cs}/u;
+
+/**
+ * A secret (an API key, a proxy password) of fewer characters than this is hidden from what the
+ * core answers only where it stands alone as a word (electron/core/keys/scrub.ts), and staff are
+ * told so when they save one: hidden wherever it appears, it would blank ordinary words and dates.
+ */
+export const SHORT_SECRET_LENGTH = 8;
+export const isShortSecret = (secret: string): boolean => [...secret].length < SHORT_SECRET_LENGTH;
 
 /** An API key as staff paste it: non-empty, no whitespace or control characters, ≤ 4 KiB. */
 export const ApiKey = z.string().check(
@@ -141,12 +150,18 @@ export const api = {
   /**
    * The entries of the profile's safety copy that are neither acknowledged nor discarded, in the
    * order they were entered; `doubtSince` when a send of the entry may have reached the service
-   * unanswered. `problems` says what the journal's reading found (a torn or damaged line).
+   * unanswered; `fromEarlierVersion` when the browser host recovered it from an earlier version. `problems` says what the journal's reading found (a torn or damaged line).
    */
   safetyCopy: {
     input: ProfileRef,
     output: z.object({
-      entries: z.array(z.extend(SafetyEntry, { doubtSince: z.nullable(z.number()) })),
+      entries: z.array(
+        z.extend(SafetyEntry, {
+          doubtSince: z.nullable(z.number()),
+          /** Recovered from an earlier version's queue (the browser host's update from 127.0.0.1). */
+          fromEarlierVersion: z.optional(z.literal(true)),
+        }),
+      ),
       problems: z.array(z.string()),
     }),
   },
@@ -279,6 +294,11 @@ export type EventName = keyof typeof events;
 export type EventPayload<E extends EventName> = z.output<(typeof events)[E]>;
 
 export const CHANNELS = Object.keys(api) as Channel[];
+
+/** What serves channel C in the core: its parsed input in, a result out (electron/core/api/router.ts calls it). */
+export type ChannelHandler<C extends Channel> = (args: ChannelArgs<C>) => Promise<Result<ChannelOutput<C>>>;
+/** The handlers of the channels C (all by default): each core subsystem serves its own (docs/architecture.md). */
+export type Handlers<C extends Channel = Channel> = { [K in C]: ChannelHandler<K> };
 
 export type DesktopApi = typeof desktopApi;
 export type DesktopChannel = keyof DesktopApi;

@@ -6,6 +6,7 @@
  */
 import { t } from '../i18n';
 import type { AdoptionApi } from '../shared/client';
+import { createEmitter, type Disposer } from '../shared/emitter';
 
 export type Reachability = 'unknown' | 'online' | 'offline';
 
@@ -37,9 +38,7 @@ export const REACHABILITY_TEXT: Readonly<Record<Reachability, string>> = {
 export class ConnectivityStore {
   byProfile = $state<Record<string, { online: boolean; at: number }>>({});
   #unsubscribe: (() => void) | null = null;
-  // Listeners, not state: nothing renders from them.
-  // eslint-disable-next-line svelte/prefer-svelte-reactivity
-  readonly #onBack = new Set<(profileId: string) => void>();
+  readonly #back = createEmitter<[profileId: string]>();
 
   constructor(private readonly api: AdoptionApi) {}
 
@@ -49,7 +48,7 @@ export class ConnectivityStore {
       // is the newest, whatever its time says (the computer's clock may have been set back).
       const previous = this.byProfile[profileId];
       this.byProfile[profileId] = { online, at };
-      if (online && previous?.online !== true) for (const listener of this.#onBack) listener(profileId);
+      if (online && previous?.online !== true) this.#back.emit(profileId);
     });
   }
 
@@ -59,9 +58,8 @@ export class ConnectivityStore {
   }
 
   /** Called whenever a profile's service answers after being unreachable or not checked yet. */
-  onBack(listener: (profileId: string) => void): () => void {
-    this.#onBack.add(listener);
-    return () => void this.#onBack.delete(listener);
+  onBack(listener: (profileId: string) => void): Disposer {
+    return this.#back.on(listener);
   }
 
   destroy(): void {

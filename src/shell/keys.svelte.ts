@@ -5,8 +5,9 @@
  * `keyStatus` channel, and the key prompt, the indicator and Keys and profiles all read it here.
  */
 import { t } from '../i18n';
-import { ApiKey, type KeyState } from '../shared/api';
+import { ApiKey, isShortSecret, type KeyState, SHORT_SECRET_LENGTH } from '../shared/api';
 import type { AdoptionApi } from '../shared/client';
+import { createEmitter, type Disposer } from '../shared/emitter';
 import { describeIssues } from '../shared/errors';
 
 export type KeyTest = { result: 'valid' | 'invalid' | 'unreachable' | 'error'; message: string };
@@ -19,15 +20,14 @@ export class KeysStore {
   // The sentences are kept as how to say them, so they follow the language shown.
   #message = $state<(() => string) | null>(null);
   #error = $state<(() => string) | null>(null);
+  #warning = $state<(() => string) | null>(null);
   lastTest = $state<KeyTest | null>(null);
   /** The profile the message, error and test result are about. */
   about = $state<string | null>(null);
   #unsubscribe: (() => void) | null = null;
   /** Counts the core's key events, so an answer does not overwrite a newer event. */
   #events = 0;
-  // Listeners, not state: nothing renders from them.
-  // eslint-disable-next-line svelte/prefer-svelte-reactivity
-  readonly #onChange = new Set<(profileId: string, state: KeyState) => void>();
+  readonly #changed = createEmitter<[profileId: string, state: KeyState]>();
 
   constructor(
     private readonly api: AdoptionApi,
@@ -57,6 +57,11 @@ export class KeysStore {
     return this.#error?.() ?? null;
   }
 
+  /** What staff should know of the key just saved (it is short: easy to guess, hidden as a word only). */
+  get warning(): string | null {
+    return this.#warning?.() ?? null;
+  }
+
   /** The key state, null until known. */
   state(profileId: string): KeyState | null {
     return this.byProfile[profileId]?.state ?? null;
@@ -75,9 +80,8 @@ export class KeysStore {
   }
 
   /** Called whenever a profile's key state changes. */
-  onChange(listener: (profileId: string, state: KeyState) => void): () => void {
-    this.#onChange.add(listener);
-    return () => void this.#onChange.delete(listener);
+  onChange(listener: (profileId: string, state: KeyState) => void): Disposer {
+    return this.#changed.on(listener);
   }
 
   async refresh(profileId: string): Promise<void> {
@@ -115,6 +119,7 @@ export class KeysStore {
     // The core says so too (its `key` event); until it is here, or if it already said more, it wins.
     if (events === this.#events) this.#apply(profileId, { state: 'saved', at: this.byProfile[profileId]?.at ?? 0 });
     this.#message = () => t('shell.keySaved');
+    if (isShortSecret(parsed.data)) this.#warning = () => t('shell.keyShort', { min: SHORT_SECRET_LENGTH });
     this.onSaved(profileId);
     return true;
   }
@@ -145,13 +150,14 @@ export class KeysStore {
   #apply(profileId: string, known: Known): void {
     const previous = this.byProfile[profileId]?.state;
     this.byProfile[profileId] = known;
-    if (previous !== known.state) for (const listener of this.#onChange) listener(profileId, known.state);
+    if (previous !== known.state) this.#changed.emit(profileId, known.state);
   }
 
   #reset(profileId: string): void {
     this.about = profileId;
     this.#message = null;
     this.#error = null;
+    this.#warning = null;
     this.lastTest = null;
   }
 }

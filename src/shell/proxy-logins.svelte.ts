@@ -4,7 +4,7 @@
  * asked for one (a 407 this run). Saving one lets every profile's queue go on at once.
  */
 import { t } from '../i18n';
-import type { ChannelOutput } from '../shared/api';
+import { type ChannelOutput, isShortSecret, SHORT_SECRET_LENGTH } from '../shared/api';
 import type { AdoptionApi } from '../shared/client';
 
 type Logins = ChannelOutput<'proxyLogins'>;
@@ -16,6 +16,7 @@ export class ProxyLoginsStore {
   // The sentences are kept as how to say them, so they follow the language shown.
   #message = $state<(() => string) | null>(null);
   #error = $state<(() => string) | null>(null);
+  #warning = $state<(() => string) | null>(null);
 
   constructor(
     private readonly api: Pick<AdoptionApi, 'proxyLogins' | 'setProxyLogin' | 'clearProxyLogin'>,
@@ -30,6 +31,11 @@ export class ProxyLoginsStore {
   /** Why the last action or the list failed, in the language shown. */
   get error(): string | null {
     return this.#error?.() ?? null;
+  }
+
+  /** What staff should know of the password just saved (it is short: easy to guess, hidden as a word only). */
+  get warning(): string | null {
+    return this.#warning?.() ?? null;
   }
 
   async load(): Promise<void> {
@@ -47,6 +53,7 @@ export class ProxyLoginsStore {
   async save(proxy: string, username: string, password: string): Promise<boolean> {
     this.#message = null;
     this.#error = null;
+    this.#warning = null;
     this.busy = true;
     const result = await this.api.setProxyLogin({ proxy: proxy.trim(), username: username.trim(), password });
     this.busy = false;
@@ -57,6 +64,7 @@ export class ProxyLoginsStore {
     }
     const saved = proxy.trim();
     this.#message = () => t('shell.proxySaved', { proxy: saved });
+    if (isShortSecret(password)) this.#warning = () => t('shell.proxyShort', { min: SHORT_SECRET_LENGTH });
     this.onSaved();
     await this.load();
     return true;
@@ -65,6 +73,7 @@ export class ProxyLoginsStore {
   async remove(proxy: string): Promise<void> {
     this.#message = null;
     this.#error = null;
+    this.#warning = null;
     const result = await this.api.clearProxyLogin({ proxy });
     if (!result.ok) {
       const { message } = result.error;

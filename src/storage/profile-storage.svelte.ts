@@ -37,20 +37,36 @@ function restoredText(names: readonly string[]): string {
     : t('storage.restored', { count: names.length, names: shown });
 }
 
+/** "3 animals from the earlier version were recovered" and the names (the browser host's update). */
+function recoveredText(names: readonly string[]): string {
+  const shown = names.slice(0, NAMES_SHOWN).join(', ');
+  return names.length > NAMES_SHOWN
+    ? t('storage.recoveredEarlierMore', { count: names.length, names: shown, more: names.length - NAMES_SHOWN })
+    : t('storage.recoveredEarlier', { count: names.length, names: shown });
+}
+
 /** What the last check found that staff should know (the notice is made from it in the language shown). */
 type Found =
   | { kind: 'compare_failed'; reason: string }
-  | { kind: 'checked'; memory: string | null; restored: readonly string[]; problems: readonly string[] };
+  | {
+      kind: 'checked';
+      memory: string | null;
+      restored: readonly string[];
+      /** Recovered from an earlier version's queue: the browser lost nothing. */
+      earlier: readonly string[];
+      problems: readonly string[];
+    };
 
 function noticeOf(found: Found): StorageNotice | null {
   if (found.kind === 'compare_failed') {
     return { tone: 'error', text: t('storage.compareFailed', { reason: found.reason }) };
   }
-  const { memory, restored, problems } = found;
+  const { memory, restored, earlier, problems } = found;
   const parts: string[] = [];
   if (memory !== null) parts.push(t('storage.unusable', { reason: memory }));
   else if (restored.length > 0) parts.push(t('storage.lost'));
   if (restored.length > 0) parts.push(restoredText(restored));
+  if (earlier.length > 0) parts.push(recoveredText(earlier));
   if (problems.length > 0) parts.push(problems.join(' '));
   return parts.length > 0 ? { tone: memory !== null ? 'error' : 'warn', text: parts.join(' ') } : null;
 }
@@ -147,11 +163,13 @@ export class ProfileStorage {
     const record = await restoredRecord(this.db).catch(() => null);
     if (this.#stopped) return;
     const restored = record?.names ?? [];
+    const earlier = record?.earlier ?? [];
     // Diagnostics lists a restore until staff dismiss it, also in a window opened after it.
     if (record && record.at !== this.#listedAt) {
       this.#listedAt = record.at;
-      this.health.record({ kind: 'restored', profileId: this.profileId, at: record.at, names: record.names });
+      const names = [...record.names, ...earlier];
+      this.health.record({ kind: 'restored', profileId: this.profileId, at: record.at, names });
     }
-    this.#found = { kind: 'checked', memory, restored, problems: report.problems };
+    this.#found = { kind: 'checked', memory, restored, earlier, problems: report.problems };
   }
 }

@@ -9,6 +9,8 @@
  * - an unsent entry of IndexedDB that the safety copy lacks (kept before the safety copy existed,
  *   or acknowledged by the core while the window that sent it never heard) is kept there too, in
  *   doubt when it is in doubt here.
+ * An entry the browser host recovered from an earlier version's queue (`fromEarlierVersion`) is put
+ * back the same way and said as such: the browser lost nothing, the app moved to a new address.
  * An acknowledged or discarded entry is never put back.
  */
 import type { Clock } from '../shared/clock';
@@ -23,12 +25,16 @@ import type { SafetyCopyPort } from './safety-copy';
  * them is closed at once (a reload, a restart).
  */
 export const RESTORED_KEY = 'restored-from-safety-copy';
-export type RestoredRecord = { at: number; names: string[] };
+/** `names`: entries the browser lost; `earlier`: entries recovered from an earlier version's queue. */
+export type RestoredRecord = { at: number; names: string[]; earlier?: string[] };
+
+const isNames = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.every((name) => typeof name === 'string');
 
 function isRestoredRecord(value: unknown): value is RestoredRecord {
   const record = value as Partial<RestoredRecord> | null;
   return (
-    typeof record?.at === 'number' && Array.isArray(record.names) && record.names.every((n) => typeof n === 'string')
+    typeof record?.at === 'number' && isNames(record.names) && (record.earlier === undefined || isNames(record.earlier))
   );
 }
 
@@ -44,8 +50,8 @@ export async function dismissRestored(db: ProfileDb): Promise<void> {
 }
 
 export interface RestoreReport {
-  /** The entries put back, in the order entered. */
-  restored: Array<{ name: string; categoryId: string; createdAt: number }>;
+  /** The entries put back, in the order entered (`earlier`: recovered from an earlier version's queue). */
+  restored: Array<{ name: string; categoryId: string; createdAt: number; earlier: boolean }>;
   /** Entries settled in the safety copy because IndexedDB had them as sent. */
   settled: number;
   /** Unsent entries of IndexedDB now kept in the safety copy too. */
@@ -71,6 +77,7 @@ export async function restoreFromSafetyCopy(
 
   const missing = journal.entries.filter((entry) => !present.has(entry.localId));
   let restored: OutboxRow[] = [];
+  const earlier = new Set(journal.entries.filter((entry) => entry.fromEarlierVersion).map((entry) => entry.localId));
   if (missing.length > 0) {
     const now = clock.now();
     await db.transaction('rw', db.outbox, db.meta, async () => {
@@ -92,9 +99,13 @@ export async function restoreFromSafetyCopy(
       await db.outbox.bulkAdd(restored);
       if (restored.length === 0) return;
       const before = await restoredRecord(db);
+      const namesOf = (fromEarlier: boolean) =>
+        restored.filter((row) => earlier.has(row.localId) === fromEarlier).map((row) => row.pet.name);
+      const earlierNames = [...(before?.earlier ?? []), ...namesOf(true)];
       const record: RestoredRecord = {
         at: now,
-        names: [...(before?.names ?? []), ...restored.map((row) => row.pet.name)],
+        names: [...(before?.names ?? []), ...namesOf(false)],
+        ...(earlierNames.length > 0 ? { earlier: earlierNames } : {}),
       };
       await db.meta.put({ key: RESTORED_KEY, value: record });
     });
@@ -125,7 +136,12 @@ export async function restoreFromSafetyCopy(
   if (kept.length > 0) await copy.keep(kept);
 
   return {
-    restored: restored.map((row) => ({ name: row.pet.name, categoryId: row.pet.categoryId, createdAt: row.createdAt })),
+    restored: restored.map((row) => ({
+      name: row.pet.name,
+      categoryId: row.pet.categoryId,
+      createdAt: row.createdAt,
+      earlier: earlier.has(row.localId),
+    })),
     settled,
     copied: unkept.length,
     problems: journal.problems,

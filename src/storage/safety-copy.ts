@@ -12,7 +12,8 @@ export type SafetyOutcome = { kind: 'acknowledged'; id: string } | { kind: 'disc
 
 /** The open entries of the safety copy, in the order entered, and what reading it found. */
 export interface SafetyCopyRead {
-  entries: Array<Omit<SafetyEntry, 'doubtSince'> & { doubtSince: number | null }>;
+  /** `fromEarlierVersion`: recovered by the browser host from an earlier version's queue. */
+  entries: Array<Omit<SafetyEntry, 'doubtSince'> & { doubtSince: number | null; fromEarlierVersion?: true }>;
   problems: string[];
 }
 

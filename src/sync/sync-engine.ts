@@ -10,6 +10,7 @@
  */
 import type { AdoptionApi } from '../shared/client';
 import { type Clock, systemClock } from '../shared/clock';
+import { createEmitter, type Disposer } from '../shared/emitter';
 import { errorMessage } from '../shared/errors';
 import { t } from '../i18n';
 import { Outbox, type OutboxEntry, type ProfileDb } from '../storage';
@@ -36,7 +37,7 @@ export class SyncEngine {
   private readonly clock: Clock;
   private readonly random: () => number;
   private readonly states = new Map<string, ProfileState>();
-  private readonly listeners = new Set<(p: SyncProgress) => void>();
+  private readonly listeners = createEmitter<[p: SyncProgress]>();
   private started = false;
 
   constructor(private readonly opts: SyncEngineOptions) {
@@ -106,9 +107,8 @@ export class SyncEngine {
     this.states.delete(profileId);
   }
 
-  onProgress(listener: (p: SyncProgress) => void): () => void {
-    this.listeners.add(listener);
-    return () => void this.listeners.delete(listener);
+  onProgress(listener: (p: SyncProgress) => void): Disposer {
+    return this.listeners.on(listener);
   }
 
   progress(profileId: string): SyncProgress {
@@ -144,7 +144,7 @@ export class SyncEngine {
 
   private emit(profileId: string): void {
     const snapshot = this.progress(profileId);
-    for (const listener of this.listeners) listener(snapshot);
+    this.listeners.emit(snapshot);
   }
 
   private schedule(profileId: string, state: ProfileState, at: number): void {

@@ -16,6 +16,7 @@
  * `standard` and `secure` (electron/main/app-protocol.ts). Where the API is missing or refused,
  * this window sends alone (as one window always does) and says so on the console.
  */
+import { createEmitter, type Disposer } from '../shared/emitter';
 import { errorMessage } from '../shared/errors';
 import { AppError } from '../shared/result';
 import { z } from '../shared/zod';
@@ -73,7 +74,7 @@ export class SharedSync {
   #channel: ChannelLike | null = null;
   #offEngine: (() => void) | null = null;
   readonly #theirs = new Map<string, SyncProgress>();
-  readonly #listeners = new Set<(p: SyncProgress) => void>();
+  readonly #listeners = createEmitter<[p: SyncProgress]>();
 
   constructor(private readonly opts: SharedSyncOptions) {}
 
@@ -150,9 +151,8 @@ export class SharedSync {
     return this.#theirs.get(profileId) ?? idleProgress(profileId);
   }
 
-  onProgress(listener: (progress: SyncProgress) => void): () => void {
-    this.#listeners.add(listener);
-    return () => void this.#listeners.delete(listener);
+  onProgress(listener: (progress: SyncProgress) => void): Disposer {
+    return this.#listeners.on(listener);
   }
 
   #lead(): void {
@@ -169,7 +169,7 @@ export class SharedSync {
   }
 
   #emit(progress: SyncProgress): void {
-    for (const listener of this.#listeners) listener(progress);
+    this.#listeners.emit(progress);
   }
 
   #post(message: Message): void {

@@ -7,8 +7,8 @@
 import { t } from '../i18n';
 import type { Language, Messages } from '../shared/i18n';
 // Every language's words at once, not only the one shown (src/shared/i18n keeps one language at a
-// time): a file goes from desk to desk. The window's build gives English message by message (the keys
-// named below bring theirs); Spanish, a chunk of its own, loads with the import and the export.
+// time): a file goes from desk to desk. English is in the start-up (the window's build takes the
+// messages src/ names); Spanish, a chunk of its own, loads with the import and the export.
 // eslint-disable-next-line adoption/subsystem-entry -- the catalogues themselves, not the current language
 import en from '../shared/i18n/generated/en';
 // eslint-disable-next-line adoption/subsystem-entry -- as above

@@ -4,7 +4,9 @@
  * its start-up JavaScript: the entry script and the chunks `index.html` preloads (the steps of
  * src/main.ts), which is all the JavaScript a window fetches before its first rows. Each file is
  * gzipped on its own, as a server or a cache would.
- * Goals: start-up JavaScript ≤ 100 KiB gzipped (issue 24); all of it under 120 KiB (issue 7).
+ * Goals: start-up JavaScript ≤ 110 KiB gzipped (issue 32: the build without plugins that rewrite the
+ * source; issue 24's 100 no longer holds with two languages); all of it under 120 KiB (issue 7, not met
+ * since the languages: docs/performance.md, Languages).
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -13,7 +15,7 @@ import type { Bench, BenchResult } from './lib/report';
 
 const RENDERER = resolve(import.meta.dirname, '../../out/renderer');
 const ASSETS = join(RENDERER, 'assets');
-const GOAL_START_GZIP_KIB = 100;
+const GOAL_START_GZIP_KIB = 110;
 const GOAL_JS_GZIP_KIB = 120;
 
 interface Sizes {

@@ -9,7 +9,7 @@
  */
 import { setMaxListeners } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createAppCore } from '../../electron/core/app-core';
 import { MemorySecretStore } from '../../electron/core/keys/memory-secret-store';
@@ -27,10 +27,14 @@ const WINDOW_MS = 10_000;
 const IDEAL_MS = (Math.ceil(CREATIONS / PER_WINDOW) - 1) * WINDOW_MS;
 const DEADLINE_MS = 3 * IDEAL_MS;
 const ALL_DEVICE_COUNTS = [2, 4, 8, 16];
-/** To iterate on one part: SHARED_KEY_DEVICES=4,8 SHARED_KEY_CLIENTS=ours SHARED_KEY_RUNS=3 (default all, once). */
+/**
+ * To iterate on one part: SHARED_KEY_DEVICES=4,8 SHARED_KEY_CLIENTS=ours SHARED_KEY_RUNS=3 (default all device
+ * counts, all clients, 5 runs of ours per count: a goal is met only when every run meets it, issue 34; the naive
+ * and reactive clients run once per count, beside the first run of ours).
+ */
 const DEVICE_COUNTS = listFromEnv('SHARED_KEY_DEVICES', ALL_DEVICE_COUNTS.map(String)).map(Number);
 const CLIENT_NAMES = listFromEnv('SHARED_KEY_CLIENTS', ['ours', 'naive', 'reactive']);
-const RUNS = Math.max(1, Number(process.env.SHARED_KEY_RUNS ?? 1));
+const RUNS = Math.max(1, Number(process.env.SHARED_KEY_RUNS ?? 5));
 const RESOURCES = resolve(import.meta.dirname, '../../resources');
 const GOAL = { ratio: 1.05, share429: { 2: 0.01, 4: 0.01, 8: 0.01, 16: 0.03 } as Record<number, number>, jain: 0.95 };
 
@@ -57,18 +61,22 @@ async function drainAppCore(target: DrainTarget, creations: readonly Creation[])
   });
   try {
     await core.router.handle('setKey', { profileId: 'local', key: target.key });
-    const results = await Promise.all(
-      creations.map(async (creation) => {
+    const done = creations.map(() => false);
+    const all = Promise.all(
+      creations.map(async (creation, i) => {
         const input = { profileId: 'local', animal: creation.animal, idempotencyKey: creation.idempotencyKey };
         while (!target.signal.aborted) {
           const result = await core.router.handle('createPet', input);
-          if (result.ok) return true;
+          if (result.ok) return (done[i] = true);
         }
         return false;
       }),
     );
-    const created = results.filter(Boolean).length;
-    return { created, failed: results.length - created };
+    // at the deadline the run ends, even while the governor holds creations in a long pause (a ban)
+    const deadline = new Promise<void>((resolve) => target.signal.addEventListener('abort', () => resolve()));
+    await Promise.race([all.catch(() => undefined), deadline]);
+    const created = done.filter(Boolean).length;
+    return { created, failed: creations.length - created };
   } finally {
     await core.dispose();
     await rm(dataDir, { recursive: true, force: true });
@@ -82,6 +90,9 @@ const CLIENTS: ReadonlyArray<readonly [string, Device]> = [
 ];
 
 interface Run {
+  /** The machine's 1-minute load average just before and just after the run (2 CPUs shared with others). */
+  loadBefore: number;
+  loadAfter: number;
   drainMs: number;
   ratioToIdeal: number;
   requests: number;
@@ -160,6 +171,7 @@ async function runDevices(
   const per = Math.ceil(CREATIONS / devices);
   const deviceOf = new Map(all.map((creation, i) => [creation.idempotencyKey, Math.floor(i / per)]));
   try {
+    const loadBefore = loadavg()[0] ?? 0;
     const started = performance.now();
     const finished = await Promise.all(
       Array.from({ length: devices }, async (_, i) => {
@@ -174,6 +186,8 @@ async function runDevices(
     const requests = lines.length;
     const http429 = lines.filter((line) => line.status === 429).length;
     const run: Run = {
+      loadBefore,
+      loadAfter: loadavg()[0] ?? 0,
       drainMs,
       ratioToIdeal: drainMs / IDEAL_MS,
       requests,
@@ -220,24 +234,67 @@ function print(devices: number, runs: ReadonlyArray<readonly [string, Run]>): vo
   }
 }
 
+/** The worst of several runs of ours, metric by metric (the slowest, the most refused, the least fair). */
+function worstOf(runs: readonly Run[]): Run {
+  const pick = (metric: keyof Run, worse: (a: number, b: number) => number) =>
+    runs.map((run) => run[metric]).reduce((a, b) => worse(a, b));
+  return {
+    loadBefore: pick('loadBefore', Math.max),
+    loadAfter: pick('loadAfter', Math.max),
+    drainMs: pick('drainMs', Math.max),
+    ratioToIdeal: pick('ratioToIdeal', Math.max),
+    requests: pick('requests', Math.max),
+    http429: pick('http429', Math.max),
+    share429: pick('share429', Math.max),
+    bans: pick('bans', Math.max),
+    created: pick('created', Math.min),
+    exactlyOnce: pick('exactlyOnce', Math.min),
+    fairness: pick('fairness', Math.min),
+  };
+}
+
+/** One line per run of ours: the table docs/performance.md section 6 keeps. */
+function printRuns(all: ReadonlyArray<{ devices: number; run: number; result: Run }>): void {
+  console.log('devices  run  × ideal  429s (share)   bans  Jain  once  goal  load before → after');
+  for (const { devices, run, result } of all) {
+    const share = `${result.http429} (${(100 * result.share429).toFixed(1)} %)`;
+    console.log(
+      [
+        String(devices).padStart(7),
+        String(run).padStart(4),
+        result.ratioToIdeal.toFixed(3).padStart(8),
+        share.padStart(13),
+        String(result.bans).padStart(6),
+        result.fairness.toFixed(2).padStart(5),
+        String(result.exactlyOnce).padStart(5),
+        (meetsGoal(devices, result) ? 'met' : 'NOT').padStart(5),
+        `  ${result.loadBefore.toFixed(2)} → ${result.loadAfter.toFixed(2)}`,
+      ].join(' '),
+    );
+  }
+}
+
 export async function benchSharedKey(): Promise<BenchResult> {
   const dir = await mkdtemp(join(tmpdir(), 'adoption-bench-shared-'));
   const figures: Record<string, number> = { idealMs: IDEAL_MS };
   const traces: Record<string, RunTrace> = {};
   const clients = CLIENTS.filter(([name]) => CLIENT_NAMES.includes(name));
+  const oursRuns: Array<{ devices: number; run: number; result: Run }> = [];
   try {
     for (const devices of DEVICE_COUNTS) {
       for (let runIndex = 0; runIndex < RUNS; runIndex += 1) {
-        const names = clients.map(([name]) => name).join(', ');
+        const ours = clients.find(([name]) => name === 'ours');
+        const others = runIndex === 0 ? clients.filter(([name]) => name !== 'ours') : [];
+        const names = [...(ours ? ['ours'] : []), ...others.map(([name]) => name)].join(', ');
+        if (names === '') continue;
         console.log(`  shared key: ${devices} devices, run ${runIndex + 1}/${RUNS} (${names}; ours alone first)…`);
         const runs: Array<readonly [string, Run]> = [];
-        const ours = clients.find(([name]) => name === 'ours');
-        const others = clients.filter(([name]) => name !== 'ours');
         const suffix = RUNS > 1 ? `#${runIndex + 1}` : '';
         if (ours) {
           const { run, trace } = await runDevices('ours', ours[1], devices, dir, runIndex);
           runs.push(['ours', run]);
           traces[`${devices}.ours${suffix}`] = trace;
+          oursRuns.push({ devices, run: runIndex + 1, result: run });
         }
         const side = await Promise.all(
           others.map(async ([name, device]) => [name, await runDevices(name, device, devices, dir, runIndex)] as const),
@@ -249,7 +306,15 @@ export async function benchSharedKey(): Promise<BenchResult> {
         const oursRun = runs.find(([name]) => name === 'ours')?.[1];
         if (oursRun) figures[`${devices}.oursMeetsGoal${suffix}`] = meetsGoal(devices, oursRun) ? 1 : 0;
       }
+      const mine = oursRuns.filter((run) => run.devices === devices).map((run) => run.result);
+      if (mine.length > 0) {
+        // the worst run decides, not the best (issue 34)
+        for (const [metric, value] of Object.entries(worstOf(mine))) figures[`${devices}.ours.worst.${metric}`] = value;
+        figures[`${devices}.oursRunsMeetingGoal`] = mine.filter((run) => meetsGoal(devices, run)).length;
+        figures[`${devices}.oursRuns`] = mine.length;
+      }
     }
+    if (oursRuns.length > 0) printRuns(oursRuns);
     return {
       name: 'shared-key',
       description: `${CREATIONS} creations between 2–16 devices on one Free key (${WINDOW_MS / 1000} s windows)`,
@@ -265,11 +330,17 @@ export async function benchSharedKey(): Promise<BenchResult> {
         devices: DEVICE_COUNTS.join(', '),
         clientsRun: CLIENT_NAMES.join(', '),
         runsPerCount: RUNS,
+        worst:
+          '<devices>.ours.worst.<metric>: the worst of the runs of ours, metric by metric (largest ratio, 429 ' +
+          'share and bans; smallest fairness and exactlyOnce); <devices>.oursRunsMeetingGoal of <devices>.oursRuns',
+        load: 'loadBefore / loadAfter: os.loadavg()[0] (the 1-minute load average, as /proc/loadavg) around each run',
         goal: 'ours: all created exactly once, ratio ≤ 1.05, 0 bans, 429s ≤ 1 % (2–8 devices) / ≤ 3 % (16), Jain ≥ 0.95',
         clients:
           'ours = one createAppCore per device (own governor), its share queued at once through the router and ' +
           'sent again until created; naive / reactive as in the drain bench, one per device',
-        run: 'for each device count: ours alone, then naive and reactive at the same time on their own services',
+        run:
+          'for each device count: ours alone, then (first run only) naive and reactive at the same time on their ' +
+          'own services; then the further runs of ours',
         traces:
           "per run of ours: windows from the key's first request (service log); per window accepted, refused, " +
           'unused (limit − accepted) and per device [accepted, refused, first ms, last ms into the window]; ' +

@@ -2,7 +2,9 @@
  * Smoke test of the whole app in Chromium through the browser host against the local
  * service: it starts on the Local demo profile and shows that profile's animals.
  */
+import { writeLaunchFile } from '../../scripts/lib/open-browser';
 import { expect, serviceAnimalNames, test } from './fixtures';
+import { expectListLoaded } from './renderer-helpers';
 
 test('the app starts on the Local demo profile and shows its animals', async ({ app }) => {
   const { page, service } = app;
@@ -82,4 +84,26 @@ test('the window starts with the list alone: the other screens load the first ti
   await expect(page.getByRole('heading', { name: 'Add an animal' })).toBeVisible();
   expect(scripts.some((name) => name.startsWith('AddAnimalScreen-'))).toBe(true);
   expect(app.consoleErrors).toEqual([]);
+});
+
+test("the demo's way in: a launch link reached from a page on file:// (another site) opens the app", async ({
+  host,
+  browser,
+}) => {
+  // scripts/lib/open-browser.ts gives the browser a file that forwards to the link (no secret on a
+  // command line). Chromium counts that as a cross-site arrival and, after a redirect, leaves the
+  // SameSite=Strict session cookie out of the next load: the host answers such an arrival with a
+  // page of its own that goes on (launch-session.ts, continuePage).
+  const file = writeLaunchFile(host.launchUrl());
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto(file.fileUrl);
+    await expect(page.getByTestId('active-profile-name')).toHaveText('Local demo');
+    await expectListLoaded(page);
+    expect(new URL(page.url()).origin).toBe(new URL(host.url).origin);
+  } finally {
+    await context.close();
+    file.remove();
+  }
 });

@@ -18,13 +18,13 @@ const ANIMALS = 30;
 
 /** The names the journal file holds as kept (read as a restart would: torn tail left out). */
 function journalNames(dataDir: string): Set<string> {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(join(dataDir, 'safety-copy', 'local.jsonl'), 'utf8');
+    bytes = readFileSync(join(dataDir, 'safety-copy', 'local.jsonl'));
   } catch {
     return new Set();
   }
-  const kept = decodeJournal(text).records.filter((record) => (record as { type?: string }).type === 'kept');
+  const kept = decodeJournal(bytes).records.filter((record) => (record as { type?: string }).type === 'kept');
   return new Set(kept.map((record) => (record as { animal: { name: string } }).animal.name));
 }
 

@@ -1,8 +1,8 @@
 /**
  * Playwright fixtures for the whole app, opened one of two ways (support/app-kind.ts): through
  * the loopback browser host in Chromium (playwright.config.ts), or as the desktop app in Electron
- * (playwright.electron.config.ts, where the Electron binary exists; skipped with the reason
- * printed elsewhere). The specs are the same; a spec about one host only is listed in
+ * (playwright.electron.config.ts, where the Electron binary exists; elsewhere skipped with the
+ * reason printed, or failed under ADOPTION_REQUIRE_ELECTRON=1). The specs are the same; a spec about one host only is listed in
  * `HOST_ONLY_SPECS` or skips itself with `test.skip(APP_KIND === 'electron', …)`.
  *
  * Each test gets, fresh and torn down afterwards:
@@ -14,7 +14,8 @@
  * - `keychainService`: a unique keychain service name (`Adoption Desk e2e <uuid>`) in the
  *   real OS keychain (run the tests inside `node scripts/with-keyring.mjs`), with the
  *   service's key stored for the Local demo profile (`local`), bound to the service's
- *   origin, unless `storeKey` is false;
+ *   origin, unless `storeKey` is false; `secretStore` reaches it (in Electron through the
+ *   Electron binary itself, support/electron-keychain.ts);
  * - `host`: the browser host: the app core + browser host in this worker, Local demo pointed at
  *   `service`; `host.url` is its plain origin URL, `host.launchUrl()` mints a one-time launch
  *   URL. Electron: the built app started by `_electron.launch` with the same data folder,
@@ -23,6 +24,10 @@
  *   the host's session cookie: `page.goto(host.url + '#/saved')`, `page.reload()` and more tabs
  *   of the context work; Electron: the app's window), plus `consoleErrors` (console errors and
  *   uncaught page errors seen so far).
+ *
+ * Playwright's `locale` option is the system's language in both: the browser's `navigator.languages`,
+ * or what Electron's main reads with `app.getPreferredSystemLanguages()` (support/app-kind.ts
+ * systemLanguageFor: LANGUAGE on Linux, main's answer replaced on macOS and Windows).
  *
  * Override per file with `test.use({ serviceOptions: { seedAnimals: 0, plan: 'pro' } })`,
  * `test.use({ storeKey: false })` or `test.use({ coreOptions: { http: { headersTimeoutMs: 2000 } } })`.
@@ -38,9 +43,19 @@ import { openOsKeychain } from '../../electron/core/keys/os-keychain';
 import type { SecretStore } from '../../electron/core/keys/secret-store';
 import { type AppOnHostOptions, type BrowserHost, startAppOnHost } from '../../electron/host';
 import { APP_PAGE_URL } from '../../electron/main/app-protocol';
+import { matchLanguage } from '../../src/shared/i18n/languages';
 import { findElectronBinary } from '../../scripts/lib/electron-binary';
 import { type RunningService, type ServiceOptions, startService } from '../service/index';
-import { type AppKind, appKindFrom, electronLaunchPlan } from './support/app-kind';
+import {
+  type AppKind,
+  appKindFrom,
+  DEFAULT_LOCALE,
+  electronLaunchPlan,
+  electronPresence,
+  oneLineError,
+  systemLanguageFor,
+} from './support/app-kind';
+import { openKeychainThrough } from './support/electron-keychain';
 import { e2eOutDir } from './support/global-setup';
 
 /** How this run opens the app: the browser host, or Electron (set by the Playwright config). */
@@ -96,7 +111,10 @@ interface Fixtures {
   serviceOptions: E2eServiceOptions;
   coreOptions: E2eCoreOptions;
   storeKey: boolean;
-  /** Electron only: skips the test, with the reason printed, where the Electron binary is not installed. */
+  /**
+   * Electron only: skips the test with the reason where the Electron binary is not installed, or
+   * fails it naming the binary under ADOPTION_REQUIRE_ELECTRON=1.
+   */
   electronPresent: void;
   dataDir: string;
   service: E2eService;
@@ -111,14 +129,14 @@ function hostOnly(what: string): never {
   throw new Error(`${what} exists in the browser host only: list this spec in HOST_ONLY_SPECS (support/app-kind.ts)`);
 }
 
-let electronSkipPrinted = false;
-
 /** Starts the built app in Electron for this test's folder, address and keychain entry. */
 export async function launchElectron(options: {
   dataDir: string;
   localDemoUrl: string;
   keychainService: string;
   testInfo: TestInfo;
+  /** The system language, as Playwright's `locale` option (default en-US): see systemLanguageFor. */
+  locale?: string;
 }): Promise<ElectronApplication> {
   const launch = electronLaunchPlan({
     binary: findElectronBinary(),
@@ -127,10 +145,12 @@ export async function launchElectron(options: {
     localDemoUrl: options.localDemoUrl,
     keychainService: options.keychainService,
     env: process.env,
+    ...(options.locale ? { locale: options.locale } : {}),
   });
   if (!launch.ok) {
-    options.testInfo.skip(true, launch.reason);
-    throw new Error(launch.reason);
+    const presence = electronPresence(findElectronBinary(), process.env);
+    if (presence.kind === 'skip') options.testInfo.skip(true, presence.reason);
+    throw oneLineError(presence.kind === 'fail' ? presence.message : launch.reason);
   }
   return _electron.launch({ ...launch.plan, tracesDir: options.testInfo.outputPath('electron-traces') });
 }
@@ -159,7 +179,7 @@ const browserHostApp = async (
 // In Electron the page is the app's own window: this fixture never asks for Playwright's `page`
 // (which would start a browser that is not the app).
 const electronApp = async (
-  { service, host }: { service: E2eService; host: E2eHost },
+  { service, host, locale }: { service: E2eService; host: E2eHost; locale: string | undefined },
   use: (app: E2eApp) => Promise<void>,
 ) => {
   const page = await host.electronApp.firstWindow();
@@ -167,6 +187,20 @@ const electronApp = async (
   // The window exists before main loads the page into it (main-process.ts: loadURL after createMainWindow).
   await page.waitForURL((url) => url.href.startsWith(APP_PAGE_URL));
   await page.waitForLoadState('domcontentloaded');
+  const system = systemLanguageFor(locale ?? DEFAULT_LOCALE, process.platform);
+  if (system.kind === 'stub') {
+    // macOS, Windows: the system language is the account's (support/app-kind.ts systemLanguageFor),
+    // so main's answer is replaced; the window asked at start, so it asks again if that changes it.
+    const before = await host.electronApp.evaluate(({ app: electron }, languages) => {
+      const asked = electron.getPreferredSystemLanguages();
+      electron.getPreferredSystemLanguages = () => languages;
+      return asked;
+    }, system.languages);
+    if (matchLanguage(before) !== matchLanguage(system.languages)) {
+      await page.reload();
+      await page.waitForLoadState('domcontentloaded');
+    }
+  }
   await use({ page, service, host, consoleErrors });
 };
 
@@ -176,17 +210,14 @@ export const test = base.extend<Fixtures>({
   coreOptions: [{}, { option: true }],
 
   // An automatic fixture runs before the others: no service is started for a test that is skipped.
+  // Global setup has already printed the reason once, or, under ADOPTION_REQUIRE_ELECTRON=1, stopped the run.
   electronPresent: [
     // eslint-disable-next-line no-empty-pattern
     async ({}, use, testInfo) => {
       if (APP_KIND === 'electron') {
-        const binary = findElectronBinary();
-        if (!binary.found) {
-          const reason = `Electron binary not installed: ${binary.reason}`;
-          if (!electronSkipPrinted) console.log(`[electron e2e] skipped: ${reason}`);
-          electronSkipPrinted = true;
-          testInfo.skip(true, reason);
-        }
+        const presence = electronPresence(findElectronBinary(), process.env);
+        if (presence.kind === 'fail') throw oneLineError(presence.message);
+        if (presence.kind === 'skip') testInfo.skip(true, presence.reason);
       }
       await use();
     },
@@ -240,16 +271,27 @@ export const test = base.extend<Fixtures>({
   },
 
   secretStore: async ({ keychainService }, use) => {
-    const store = await openOsKeychain(keychainService);
+    // Electron: through the Electron binary under test, so that on macOS no key crosses binaries
+    // (a Keychain prompt would block the run: support/electron-keychain.ts).
+    const binary = APP_KIND === 'electron' ? findElectronBinary() : null;
+    const store = binary?.found
+      ? openKeychainThrough(binary.path, keychainService)
+      : await openOsKeychain(keychainService);
     await use(store);
     // Leave nothing behind in the keychain.
     await store.delete('local').catch(() => undefined);
   },
 
-  host: async ({ dataDir, service, secretStore, storeKey, coreOptions, keychainService }, use, testInfo) => {
+  host: async ({ dataDir, service, secretStore, storeKey, coreOptions, keychainService, locale }, use, testInfo) => {
     if (storeKey) await storeBoundKey(secretStore, 'local', service.url, service.key);
     if (APP_KIND === 'electron') {
-      const app = await launchElectron({ dataDir, localDemoUrl: service.url, keychainService, testInfo });
+      const app = await launchElectron({
+        dataDir,
+        localDemoUrl: service.url,
+        keychainService,
+        testInfo,
+        ...(locale ? { locale } : {}),
+      });
       await use({
         url: APP_PAGE_URL,
         launchUrl: () => hostOnly('A launch link'),

@@ -10,12 +10,12 @@
  */
 import type { Page } from '@playwright/test';
 import type { UpdaterPort } from '../../electron/core/updates';
-import { envProxyResolver } from '../../electron/core/http/proxy';
+import { TRUSTED, UPDATES_RESOURCES } from './support/updates';
 import type { MessageKey, Messages } from '../../src/shared/i18n/generated/messages';
 import { SUNSET_MS } from '../service/index';
-import { type RunningProxy, startProxy, tinyproxyAvailable } from '../support/tinyproxy';
 import { type E2eApp, expect, spendRequests, test } from './fixtures';
 import { browserClearsIndexedDb } from './support/browser-storage';
+import { orgProxyTest as proxyTest, orgProxyUnavailable } from './support/org-proxy';
 import { FetchCutter, startDevice } from './support/devices';
 import { auditScreen, exactly, message, showLanguage } from './support/language';
 import { serviceList, upload } from './support/toolkit';
@@ -331,7 +331,7 @@ test.describe('offline, storage lost and restored, an update waiting, back onlin
   test.use({
     viewport: WINDOW,
     serviceOptions: { seedAnimals: 12 },
-    coreOptions: { updates: { port: updater, builtFeed: true } },
+    coreOptions: { updates: { port: updater, trust: TRUSTED }, resourcesDir: UPDATES_RESOURCES },
   });
 
   test('queued offline, restored from the safety copy, then all sent', async ({ app }) => {
@@ -576,23 +576,11 @@ test.describe('check needed (check-needed)', () => {
   });
 });
 
-const proxyTest = test.extend<{ orgProxy: RunningProxy }>({
-  // eslint-disable-next-line no-empty-pattern
-  orgProxy: async ({}, use) => {
-    const proxy = await startProxy({ login: { username: 'shelter', password: 'proxy-pass-4711' } });
-    await use(proxy);
-    await proxy.stop();
-  },
-  coreOptions: async ({ orgProxy }, use) => {
-    await use({ proxy: envProxyResolver({ HTTP_PROXY: `http://${orgProxy.address}` }) });
-  },
-});
-
 proxyTest.describe('a proxy that asks for a login (proxy)', () => {
+  proxyTest.skip(orgProxyUnavailable() !== null, orgProxyUnavailable() ?? '');
   proxyTest.use({ viewport: WINDOW, serviceOptions: { seedAnimals: 4 } });
 
   proxyTest('the list and Keys and profiles say which proxy asks', async ({ app, orgProxy }) => {
-    proxyTest.skip(!tinyproxyAvailable(), 'tinyproxy is not installed (apt-get install -y tinyproxy)');
     const page = await openInPseudo(app, false);
     await expect(page.getByTestId('list-status')).toContainText(orgProxy.address);
     await audit(page, 'Animals list, a proxy asks for a login');

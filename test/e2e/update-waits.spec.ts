@@ -7,12 +7,13 @@
  * records what it is told; the real one runs against a feed in the packaged app (CI).
  */
 import type { UpdaterPort } from '../../electron/core/updates';
+import { TRUSTED, UPDATES_RESOURCES } from './support/updates';
 import { expect, test } from './fixtures';
 import { addAnimal, expectListLoaded } from './renderer-helpers';
 
 const installOnQuit: boolean[] = [];
 const port: UpdaterPort = { check: async () => {}, setInstallOnQuit: (allowed) => void installOnQuit.push(allowed) };
-test.use({ coreOptions: { updates: { port, builtFeed: true } } });
+test.use({ coreOptions: { updates: { port, trust: TRUSTED }, resourcesDir: UPDATES_RESOURCES } });
 
 test('an update waits for the animals entered offline, and installs on close once they are sent', async ({ app }) => {
   const { page, service, host } = app;

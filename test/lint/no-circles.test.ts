@@ -3,7 +3,7 @@
 // two folders is a circle between files, so this also keeps the folders in layers.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 // @ts-expect-error -- a plain ESM module of the lint tools, without types
 import { findCircles, readImportGraph } from '../../scripts/lint/import-graph.mjs';
@@ -12,7 +12,8 @@ type Graph = { files: string[]; edges: Array<{ from: string; to: string }> };
 const read = readImportGraph as (root: string, roots?: string[]) => Graph;
 const circles = findCircles as (graph: Graph) => string[][];
 
-const root = new URL('../..', import.meta.url).pathname;
+// a path, not a URL's pathname (which reads /C:/… on Windows)
+const root = resolve(import.meta.dirname, '../..');
 const folders: string[] = [];
 afterEach(() => {
   for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });

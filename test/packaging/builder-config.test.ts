@@ -23,7 +23,16 @@ describe('electron-builder.yml', () => {
       enableEmbeddedAsarIntegrityValidation: true,
       onlyLoadAppFromAsar: true,
       grantFileProtocolExtraPrivileges: false,
+      resetAdHocDarwinSignature: true,
     });
+  });
+
+  it('publishes to a reserved address never fetched: update files are written, no feed is guessed from the git remote', () => {
+    expect(config.publish).toEqual({ provider: 'generic', url: 'https://updates.invalid/adoption-desk/' });
+    // The app never reads the app-update.yml made from it (electron/main/updates.ts writes its own config).
+    const glue = readFileSync(join(ROOT, 'electron/main/updates.ts'), 'utf8');
+    expect(glue).toMatch(/autoUpdater\.updateConfigPath = configPath/);
+    expect(glue).not.toMatch(/setFeedURL|app-update\.yml'\)/);
   });
 
   it('names the app, and package.json gives the author an email (a deb needs it)', () => {
@@ -61,8 +70,11 @@ describe('electron-builder.yml', () => {
     expect(existsSync(join(ROOT, config.linux.icon, '512x512.png'))).toBe(true);
   });
 
-  it('macOS: dmg for arm64 and x64, hardened runtime, allow-jit entitlements, notarised from the environment', () => {
-    expect(config.mac.target).toEqual([{ target: 'dmg', arch: ['arm64', 'x64'] }]);
+  it('macOS: dmg and zip (Squirrel.Mac updates from it) for arm64 and x64, hardened runtime, allow-jit entitlements, notarised from the environment', () => {
+    expect(config.mac.target).toEqual([
+      { target: 'dmg', arch: ['arm64', 'x64'] },
+      { target: 'zip', arch: ['arm64', 'x64'] },
+    ]);
     expect(config.mac.hardenedRuntime).toBe(true);
     for (const key of ['entitlements', 'entitlementsInherit']) {
       const plist = readFileSync(join(ROOT, config.mac[key]), 'utf8');

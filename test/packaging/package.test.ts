@@ -10,9 +10,19 @@
 import { builtinModules } from 'node:module';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { getRawHeader, listPackage } from '@electron/asar';
 import { FuseState, FuseV1Options, getCurrentFuseWire } from '@electron/fuses';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,6 +35,23 @@ const work = mkdtempSync(join(tmpdir(), 'adoption-package-'));
 const LINUX = join(work, 'dist/linux-unpacked');
 const MAC_APP = join(work, 'dist/mac/Adoption Desk.app');
 const MAC_RESOURCES = join(MAC_APP, 'Contents/Resources');
+// macOS's `codesign`, stood in for on this Linux machine: it records its arguments and a copy of the
+// app as it was when called (so the test sees that the fuses were flipped before the re-signing).
+const STAND_IN_BIN = join(work, 'bin');
+const CODESIGN_LOG = join(work, 'codesign.log');
+const AT_CODESIGN = join(work, 'at-codesign/Adoption Desk.app');
+mkdirSync(STAND_IN_BIN);
+writeFileSync(
+  join(STAND_IN_BIN, 'codesign'),
+  [
+    '#!/bin/sh',
+    `printf '%s\\n' "$*" >> '${CODESIGN_LOG}'`,
+    'for app; do :; done',
+    `mkdir -p '${dirname(AT_CODESIGN)}' && cp -R "$app" '${AT_CODESIGN}'`,
+    '',
+  ].join('\n'),
+);
+chmodSync(join(STAND_IN_BIN, 'codesign'), 0o755);
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   dependencies: Record<string, string>;
   devDependencies: Record<string, string>;
@@ -43,7 +70,11 @@ function electronBuilder(args: string[], dist: string): void {
       `-c.directories.output=${join(work, 'dist')}`,
       '--publish=never',
     ],
-    { cwd: ROOT, encoding: 'utf8', env: { ...process.env, CSC_IDENTITY_AUTO_DISCOVERY: 'false' } },
+    {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { ...process.env, CSC_IDENTITY_AUTO_DISCOVERY: 'false', PATH: `${STAND_IN_BIN}:${process.env.PATH}` },
+    },
   );
   if (result.status !== 0)
     throw new Error(`electron-builder ${args.join(' ')} failed:\n${result.stdout}\n${result.stderr}`);
@@ -188,6 +219,16 @@ describe('the macOS package (electron-builder --mac --dir --x64)', () => {
     const header = getRawHeader(join(MAC_RESOURCES, 'app.asar')).headerString;
     expect(recorded).toBe(createHash('sha256').update(header).digest('hex'));
     console.log(`asar integrity (macOS Info.plist ElectronAsarIntegrity): sha256 ${recorded}`);
+  });
+
+  it('re-signs the app ad hoc after flipping its fuses, so Apple silicon still starts an unsigned build', async () => {
+    // @electron/fuses runs `codesign --sign - --force --preserve-metadata=… --deep <app>` (resetAdHocDarwinSignature).
+    const calls = readFileSync(CODESIGN_LOG, 'utf8').trim().split('\n');
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toMatch(/^--sign - --force .*--deep .*\/Adoption Desk\.app$/);
+    const wire = await getCurrentFuseWire(AT_CODESIGN);
+    expect(wire[FuseV1Options.RunAsNode]).toBe(FuseState.DISABLE);
+    expect(wire[FuseV1Options.OnlyLoadAppFromAsar]).toBe(FuseState.ENABLE);
   });
 
   it('names the app and its helpers after the product, with the hardened-runtime entitlements at hand', () => {

@@ -34,8 +34,17 @@ const workflow = parse(text) as {
 
 const EXPECTED = {
   linux: { runner: /^ubuntu-/, flag: '--linux', files: ['dist/*.AppImage', 'dist/*.deb'] },
-  mac: { runner: /^macos-/, flag: '--mac', files: ['dist/*.dmg'] },
-  windows: { runner: /^windows-/, flag: '--win', files: ['dist/*.exe', 'dist/*.msi'] },
+  // With the update files the organisation's server serves (Windows and macOS update themselves).
+  mac: {
+    runner: /^macos-/,
+    flag: '--mac',
+    files: ['dist/*.dmg', 'dist/*.zip', 'dist/*.blockmap', 'dist/latest-mac.yml'],
+  },
+  windows: {
+    runner: /^windows-/,
+    flag: '--win',
+    files: ['dist/*.exe', 'dist/*.msi', 'dist/*.blockmap', 'dist/latest.yml'],
+  },
 };
 
 describe('.github/workflows/release.yml', () => {

@@ -74,6 +74,7 @@ describe('.github/workflows/ci.yml', () => {
   const workflow = parse(readFileSync(join(WORKFLOWS, 'ci.yml'), 'utf8')) as {
     on: Record<string, unknown>;
     permissions: Record<string, string>;
+    env: Record<string, string>;
     jobs: Record<string, Job>;
   };
   const runs = (job: Job) => job.steps.map((step) => step.run ?? '');
@@ -101,9 +102,29 @@ describe('.github/workflows/ci.yml', () => {
     const include = desktop.strategy?.matrix.include as Array<{ os: string; packaged: string }>;
     expect(include.map((entry) => entry.os)).toEqual(['macos-14', 'windows-2022']);
     const commands = runs(desktop).join('\n');
-    expect(commands).toContain('-c playwright.electron.config.ts --project electron');
-    expect(commands).toContain('-c playwright.electron.config.ts --project packaged');
+    expect(commands).toContain('node scripts/electron-e2e.mjs --project electron');
+    expect(commands).toContain('node scripts/electron-e2e.mjs --project packaged');
     expect(commands).toMatch(/electron-builder --dir/);
+  });
+
+  it('cannot pass without Electron: every job installs the binary after npm ci and requires it', () => {
+    // Since Electron 42 the package has no install script: the binary comes from its install.js
+    // (the `install-electron` bin) or on the first require('electron'), which no step does.
+    expect(workflow.env.ADOPTION_REQUIRE_ELECTRON).toBe('1');
+    for (const [name, job] of Object.entries(workflow.jobs)) {
+      const commands = runs(job);
+      const ci = commands.indexOf('npm ci --no-audit --no-fund');
+      const install = commands.indexOf('node node_modules/electron/install.js');
+      expect(ci, name).toBeGreaterThanOrEqual(0);
+      expect(install, name).toBe(ci + 1);
+      // Every Electron run goes through the script that compares what ran with what was listed.
+      const electronRuns = commands.filter((run) => run.includes('electron.config') || run.includes('electron-e2e'));
+      for (const run of electronRuns)
+        expect(run, name).toMatch(/node scripts\/electron-e2e\.mjs --project (electron|packaged)/);
+      expect(job.env?.ADOPTION_REQUIRE_ELECTRON, name).toBeUndefined();
+    }
+    // npm test (Linux) runs the electron project itself and checks it the same way (scripts/test-all.mjs).
+    expect(readFileSync(join(ROOT, 'scripts/test-all.mjs'), 'utf8')).toMatch(/checkElectronProject\('electron'/);
   });
 
   it('uploads the traces and screenshots of failures from every job', () => {

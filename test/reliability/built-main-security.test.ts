@@ -2,8 +2,8 @@
  * Security check over the BUILT main process (out/main/index.js, what ships), not the
  * sources: it runs in a child Node process with `electron` resolved to a stand-in
  * (support/electron/), which records what the main process asks for and exercises every guard.
- * Three runs: development (environment overrides honoured), packaged (overrides ignored,
- * production menu, no DevTools) and a start-up failure (dialog, exit 1).
+ * Four runs: development (environment overrides honoured), packaged (overrides ignored,
+ * production menu, no DevTools), a start-up failure (dialog, exit 1) and a throw in the entry itself.
  * Asserted: the page served from app://adoption-desk with the CSP header (its scripts too, and
  * nothing outside out/renderer), the scheme privileged before ready, context isolation,
  * sandbox, no Node integration, the CJS preload, navigation/redirect/webview/new-window denied
@@ -14,12 +14,13 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY } from '../../electron/core/content-security-policy';
 import { CHANNELS, DESKTOP_CHANNELS, ipcName } from '../../src/shared/api';
+import { buildAppIfMissing, ROOT } from '../support/built-app';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const MAIN = join(ROOT, 'out/main/index.js');
 const work = mkdtempSync(join(tmpdir(), 'adoption-built-main-'));
 const OVERRIDES = {
@@ -29,10 +30,11 @@ const OVERRIDES = {
   ELECTRON_RENDERER_URL: '',
 };
 type Report = Record<string, unknown>;
-const reports: Record<'development' | 'packaged' | 'failure', Report & { exitCode?: number }> = {
+const reports: Record<'development' | 'packaged' | 'failure' | 'entryFailure', Report & { exitCode?: number }> = {
   development: {},
   packaged: {},
   failure: {},
+  entryFailure: {},
 };
 
 function runBuiltMain(name: string, env: Record<string, string>): Promise<Report & { exitCode: number }> {
@@ -40,10 +42,21 @@ function runBuiltMain(name: string, env: Record<string, string>): Promise<Report
   return new Promise((resolvePromise, reject) => {
     const child = spawn(
       process.execPath,
-      ['--import', join(import.meta.dirname, 'support/electron/register.mjs'), MAIN],
+      // --import takes a URL: a Windows path (C:\…) would be read as one of scheme "c:"
+      ['--import', pathToFileURL(join(import.meta.dirname, 'support/electron/register.mjs')).href, MAIN],
       {
         cwd: ROOT,
-        env: { ...process.env, ADOPTION_STAND_IN_REPORT: reportFile, ADOPTION_APP_PATH: ROOT, ...env },
+        // Each run its own data folder: the folder lock (one process per data folder) would
+        // otherwise let whichever run starts first turn the others' start into "in use".
+        env: {
+          ...process.env,
+          ADOPTION_STAND_IN_REPORT: reportFile,
+          ADOPTION_APP_PATH: ROOT,
+          ...env,
+          ...(env.ADOPTION_USER_DATA_DIR === OVERRIDES.ADOPTION_USER_DATA_DIR
+            ? { ADOPTION_USER_DATA_DIR: join(work, `user-data-${name}`) }
+            : {}),
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
         timeout: 30_000,
       },
@@ -60,16 +73,13 @@ function runBuiltMain(name: string, env: Record<string, string>): Promise<Report
 }
 
 beforeAll(async () => {
-  if (!existsSync(MAIN)) {
-    const build = spawn('npx', ['electron-vite', 'build'], { cwd: ROOT, stdio: 'inherit' });
-    await new Promise((done) => build.on('close', done));
-  }
+  await buildAppIfMissing();
   const resources = join(work, 'resources');
   mkdirSync(resources, { recursive: true });
   writeFileSync(join(resources, 'profiles.json'), readFileSync(join(ROOT, 'resources/profiles.json')));
   const packagedData = join(work, 'packaged-data');
   const started = Date.now();
-  [reports.development, reports.packaged, reports.failure] = await Promise.all([
+  [reports.development, reports.packaged, reports.failure, reports.entryFailure] = await Promise.all([
     runBuiltMain('development', { ...OVERRIDES, ELECTRON_RENDERER_URL: '' }),
     runBuiltMain('packaged', {
       ...OVERRIDES,
@@ -79,8 +89,9 @@ beforeAll(async () => {
       ADOPTION_STAND_IN_USER_DATA: packagedData,
     }),
     runBuiltMain('failure', { ...OVERRIDES, ADOPTION_STAND_IN_FAIL: 'window' }),
+    runBuiltMain('entry-failure', { ...OVERRIDES, ADOPTION_STAND_IN_FAIL: 'setPath' }),
   ]);
-  console.log(`built main process ran 3 times under the electron stand-in in ${Date.now() - started} ms`);
+  console.log(`built main process ran 4 times under the electron stand-in in ${Date.now() - started} ms`);
 }, 60_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -158,7 +169,7 @@ describe('built main process security', () => {
   });
 
   it('honours the development overrides when not packaged', () => {
-    expect(report().userDataSet).toBe(OVERRIDES.ADOPTION_USER_DATA_DIR);
+    expect(report().userDataSet).toBe(join(work, 'user-data-development'));
     expect(report().localDemoUrl).toBe(OVERRIDES.ADOPTION_LOCAL_DEMO_URL);
     expect(report().menus).toEqual([]);
     expect(report().webPreferences).toMatchObject({ devTools: true });
@@ -179,6 +190,16 @@ describe('built main process security', () => {
     expect(failure.windowCount).toBe(0);
     expect(failure.dialogs).toEqual([
       { title: 'Adoption Desk could not start', content: expect.stringMatching(/^The GPU process could not start\./) },
+    ]);
+  });
+
+  it('a throw in the entry’s top level: the same dialog and exit 1 (Electron would only report it and stay)', () => {
+    const failure = reports.entryFailure;
+    expect(failure.exitCode).toBe(1);
+    expect(failure.windowCount).toBe(0);
+    expect(failure.singleInstanceLock).not.toBe(true);
+    expect(failure.dialogs).toEqual([
+      { title: 'Adoption Desk could not start', content: expect.stringMatching(/^Failed to set path: /) },
     ]);
   });
 

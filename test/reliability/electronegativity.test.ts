@@ -12,10 +12,11 @@
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { buildAppIfMissing, ROOT } from '../support/built-app';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const ELECTRON_VERSION = (
   JSON.parse(readFileSync(join(ROOT, 'node_modules/electron/package.json'), 'utf8')) as {
     version: string;
@@ -70,7 +71,8 @@ function scan(name: string, input: string): Promise<Finding[]> {
   const output = join(work, `${name}.csv`);
   const args = [
     '--import',
-    join(import.meta.dirname, 'support/electronegativity-offline.mjs'),
+    // a URL: a Windows path (C:\…) would be read as one of scheme "c:"
+    pathToFileURL(join(import.meta.dirname, 'support/electronegativity-offline.mjs')).href,
     join(ROOT, 'node_modules/@doyensec/electronegativity/dist/index.js'),
     ...['-i', input, '-e', ELECTRON_VERSION, '-r', '-x', 'AvailableSecurityFixesGlobalCheck', '-o', output],
   ];
@@ -89,10 +91,7 @@ function scan(name: string, input: string): Promise<Finding[]> {
 
 describe('electronegativity', () => {
   it('finds no HIGH severity issue beyond the accepted ones, in the sources and the built app', async () => {
-    if (!existsSync(join(ROOT, 'out/main/index.js'))) {
-      const build = spawn('npx', ['electron-vite', 'build'], { cwd: ROOT, stdio: 'inherit' });
-      await new Promise((done) => build.on('close', done));
-    }
+    await buildAppIfMissing();
     const built = join(work, 'built');
     for (const part of ['main', 'preload', 'renderer'])
       cpSync(join(ROOT, 'out', part), join(built, part), { recursive: true });

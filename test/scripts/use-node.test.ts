@@ -14,10 +14,17 @@ import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 // @ts-expect-error -- a plain ESM module of the test runner, without types
 import { nodeSupported as supported } from '../../scripts/lib/prerequisites.mjs';
+import { onlyOn } from '../support/platform';
 
 const nodeSupported = supported as (version: string) => boolean;
 
 const SCRIPT = resolve(import.meta.dirname, '../../scripts/use-node.sh');
+/** The script is POSIX sh, sourced here in /bin/sh, which Windows does not have. */
+const posixIt = it.skipIf(onlyOn(['linux', 'darwin'], 'sources scripts/use-node.sh in /bin/sh (not on Windows)'));
+/** Where the Node on PATH is older, it fetches Node for Linux (`node-linux-<arch>`): Linux only. */
+const fetchesNode = onlyOn(['linux'], 'use-node.sh fetches Node for Linux (node-linux-<arch>) only');
+const linuxIt = it.skipIf(fetchesNode);
+const linuxDescribe = describe.skipIf(fetchesNode);
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
@@ -58,7 +65,7 @@ describe('scripts/use-node.sh', () => {
     expect(nodeSupported('20.20.2')).toBe(false);
   });
 
-  it('keeps a supported Node that is already on PATH', () => {
+  posixIt('keeps a supported Node that is already on PATH', () => {
     const run = source(nodeReporting('22.12.0'), { npm_config_nodedir: '/usr' });
     expect(run.status, run.out).toBe(0);
     expect(run.out).toContain('use-node: Node v22.12.0 on PATH is supported');
@@ -66,7 +73,7 @@ describe('scripts/use-node.sh', () => {
     expect(run.nodedir).toBe('/usr');
   });
 
-  it('puts Node 24 LTS from the npm registry first when the one on PATH is older, with its headers', () => {
+  linuxIt('puts Node 24 LTS from the npm registry first when the one on PATH is older, with its headers', () => {
     const run = source(nodeReporting('20.20.2'));
     expect(run.status, run.out).toBe(0);
     expect(run.node).toBe('v24.21.0');
@@ -76,7 +83,7 @@ describe('scripts/use-node.sh', () => {
     expect(existsSync(join(run.nodedir ?? '', 'bin', 'node'))).toBe(true);
   });
 
-  describe("with the machine's own npm settings (a registry mirror, the organisation's CA or proxy)", () => {
+  linuxDescribe("with the machine's own npm settings (a registry mirror, the organisation's CA or proxy)", () => {
     /** A machine whose npm global config names a registry: a local one that records what it is asked. */
     async function machineWithRegistry() {
       const asked: string[] = [];

@@ -19,6 +19,15 @@ async function main(): Promise<void> {
     return;
   }
   const service = await startService(options);
+  // Before the first line: whoever reads it may stop the service at once.
+  const shutdown = () => {
+    service.stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
   const plans = Object.values(options.keys ?? {}).map((plan) => (typeof plan === 'string' ? plan : plan.name));
   process.stdout.write(
     `${service.url}\n` +
@@ -28,14 +37,6 @@ async function main(): Promise<void> {
       (service.logFile ? `request log: ${service.logFile}\n` : ''),
   );
   if (plans.length === 0) process.stderr.write('service: no --key given: every request will get 401\n');
-  const shutdown = () => {
-    service.stop().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.once('SIGINT', shutdown);
-  process.once('SIGTERM', shutdown);
 }
 
 main().catch((error: unknown) => {

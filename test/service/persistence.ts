@@ -72,7 +72,17 @@ export async function writeDataFile(file: string, data: ServiceData): Promise<vo
     await handle.close();
   }
   await rename(temp, file);
-  const folder = await open(dirname(file), 'r');
+  await syncFolder(dirname(file));
+}
+
+/**
+ * Fsyncs the folder, so that the rename is on disk too. Not on Windows: a folder opens there (libuv
+ * opens with FILE_FLAG_BACKUP_SEMANTICS) but FlushFileBuffers refuses a handle opened for reading
+ * (EPERM; deps/uv/src/win/fs.c `fs__open`, `fs__sync_impl`), and the rename is one MoveFileExW.
+ */
+async function syncFolder(path: string): Promise<void> {
+  if (process.platform === 'win32') return;
+  const folder = await open(path, 'r');
   try {
     await folder.sync();
   } finally {

@@ -4,6 +4,7 @@
  * loop whose timers, wall clock and chance are its own; links that keep each sender's order; Web
  * Locks granted one at a time. The simulator's verdicts are only as good as these.
  */
+import { constants } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { JournalFile } from '../../electron/core/safety-copy/journal-file';
@@ -75,6 +76,29 @@ describe('the simulated disk', () => {
     // The journal's own reading drops the torn tail.
     const read = await new JournalFile('/sim-disk/a/j', d.view(alive()).asJournalFs()).read();
     expect(read.records).toEqual([]);
+  });
+
+  it("has the calls of the data folder's lock: exclusive names, hard links, private modes", async () => {
+    const d = disk();
+    const fs = d.view(alive());
+    await fs.mkdir('/sim-disk/a/data', { recursive: true });
+    await fs.writeFile('/sim-disk/a/data/draft', 'pid 1\n', { flag: 'wx' });
+    await expect(fs.writeFile('/sim-disk/a/data/draft', 'pid 2\n', { flag: 'wx' })).rejects.toMatchObject({
+      code: 'EEXIST',
+    });
+    await fs.link('/sim-disk/a/data/draft', '/sim-disk/a/data/in-use.lock');
+    await expect(fs.link('/sim-disk/a/data/draft', '/sim-disk/a/data/in-use.lock')).rejects.toMatchObject({
+      code: 'EEXIST',
+    });
+    await fs.rm('/sim-disk/a/data/draft');
+    expect(await fs.readFile('/sim-disk/a/data/in-use.lock')).toBe('pid 1\n');
+    // atomic-file.ts's temporary file: O_EXCL refuses a name that is taken.
+    const exclusive = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL;
+    await expect(fs.open('/sim-disk/a/data/in-use.lock', exclusive)).rejects.toMatchObject({ code: 'EEXIST' });
+    const stats = await fs.lstat('/sim-disk/a/data');
+    expect(stats.isDirectory() && (stats.mode & 0o077) === 0).toBe(true);
+    expect(await fs.readdir('/sim-disk/a/data', { withFileTypes: true })).toMatchObject([{ name: 'in-use.lock' }]);
+    await expect(fs.lstat('/sim-disk/a/data/gone')).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
   it('refuses writes with ENOSPC when full, after writing part of them', async () => {

@@ -2,9 +2,10 @@
  * The core's events (governor snapshots, connectivity, profile changes) on their way to
  * the transports: Electron forwards them with `webContents.send`, the browser host over
  * Server-Sent Events. Listeners are called in emit order; one failing listener never
- * stops the others or the emitter.
+ * stops the others or the emitter (the contract's emitter, src/shared/emitter.ts).
  */
 import type { EventName, EventPayload } from '../../../src/shared/api';
+import { createEmitter } from '../../../src/shared/emitter';
 
 export type EventListener = <E extends EventName>(event: E, payload: EventPayload<E>) => void;
 
@@ -15,20 +16,6 @@ export interface EventBus {
 }
 
 export function createEventBus(onListenerError: (error: unknown) => void = () => {}): EventBus {
-  const listeners = new Set<(event: EventName, payload: unknown) => void>();
-  return {
-    emit(event, payload) {
-      for (const listener of [...listeners]) {
-        try {
-          listener(event, payload);
-        } catch (error) {
-          onListenerError(error);
-        }
-      }
-    },
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => void listeners.delete(listener);
-    },
-  };
+  const emitter = createEmitter<[event: EventName, payload: unknown]>({ onListenerError });
+  return { emit: (event, payload) => emitter.emit(event, payload), subscribe: (listener) => emitter.on(listener) };
 }

@@ -4,4 +4,4 @@
  * both through electron/core.
  */
 export { createEventBus, type EventBus } from './event-bus';
-export { createRouter, type Handlers, type Router } from './router';
+export { createRouter, type Handlers, type Router, serveChannels } from './router';

@@ -6,18 +6,58 @@
  *
  * Validation messages name the failing paths and zod's messages, never the input values
  * (the `setKey` input holds an API key). Every answer leaves through the scrubber
- * (`scrub.ts`): no API key, whole or in part, crosses this edge, nor reaches the error log.
+ * (`scrub.ts`): no API key or proxy password, whole in any form, crosses this edge, nor
+ * reaches the error log.
  */
 import { z } from 'zod';
-import { api, type Channel, type ChannelArgs, type ChannelOutput, CHANNELS } from '../../../src/shared/api';
+import {
+  api,
+  type Channel,
+  type ChannelArgs,
+  type ChannelOutput,
+  CHANNELS,
+  type Handlers,
+} from '../../../src/shared/api';
 import { describeIssues } from '../../../src/shared/errors';
 import { t } from '../../../src/shared/i18n';
 import { err, type Result } from '../../../src/shared/result';
 import { Scrubber, scrubResult } from '../keys';
 
-export type Handlers = {
-  [C in Channel]: (args: ChannelArgs<C>) => Promise<Result<ChannelOutput<C>>>;
-};
+export type { Handlers };
+
+/** The channels the parts serve, all together. */
+type ChannelsOf<P extends readonly object[]> = { [I in keyof P]: keyof P[I] }[number];
+/** The channels more than one of the parts serves. */
+type ServedTwice<P extends readonly object[]> = P extends readonly [
+  infer First extends object,
+  ...infer Rest extends readonly object[],
+]
+  ? (keyof First & ChannelsOf<Rest>) | ServedTwice<Rest>
+  : never;
+/** `Handlers` when the parts serve every channel exactly once; otherwise what is wrong, which no router takes. */
+type Served<P extends readonly object[]> = [ServedTwice<P>] extends [never]
+  ? [Exclude<Channel, ChannelsOf<P>>] extends [never]
+    ? Handlers
+    : { notServed: Exclude<Channel, ChannelsOf<P>> }
+  : { servedTwice: ServedTwice<P> };
+
+/**
+ * The router's handlers, merged from the subsystems' own (each serves its channels, e.g.
+ * `keyChannels`): a channel of the contract that no part serves, or that two parts serve, does not
+ * compile (the result is then no `Handlers`), and throws here should a cast have hidden it.
+ */
+export function serveChannels<const P extends readonly Partial<Handlers>[]>(...parts: P): Served<P> {
+  const merged: Partial<Record<string, unknown>> = {};
+  for (const part of parts) {
+    for (const [channel, handler] of Object.entries(part)) {
+      if (channel in merged) throw new Error(`the ${channel} channel is served twice`);
+      merged[channel] = handler;
+    }
+  }
+  const missing = CHANNELS.filter((channel) => !(channel in merged));
+  if (missing.length > 0) throw new Error(`no handler serves ${missing.join(', ')}`);
+  return merged as Served<P>;
+}
 
 export interface Router {
   /** Answers a call; never throws, never rejects. */

@@ -9,7 +9,7 @@ import type { Clock } from '../../../src/shared/clock';
 import { t } from '../../../src/shared/i18n';
 import type { AppError } from '../../../src/shared/result';
 import { BodyTooLarge, readCapped } from './capped-body';
-import { proxyAsksLogin, type Route } from './proxy';
+import { proxyAsksLogin, ProxyRefused, type Route } from './proxy';
 
 export const HEADERS_TIMEOUT_MS = 15_000;
 export const TOTAL_TIMEOUT_MS = 30_000;
@@ -98,7 +98,13 @@ export async function sendHttp(request: HttpRequest, options: HttpOptions): Prom
   if (options.route) {
     try {
       route = await options.route(request.url);
-    } catch {
+    } catch (error) {
+      // A way that would show the key to a proxy: nothing is sent until the address changes.
+      if (error instanceof ProxyRefused) {
+        const refused = failure('not_configured', error.message, null);
+        refused.error.notSent = true;
+        return { ...refused, via: 'unknown' };
+      }
       const unsent = failure('offline', MESSAGES.proxySettings, null);
       unsent.error.notSent = true;
       return { ...unsent, via: 'unknown' };

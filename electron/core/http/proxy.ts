@@ -3,11 +3,25 @@
  * machine is set up. Electron asks Chromium (`session.resolveProxy(url)`: the system's settings
  * and PAC scripts, answered in PAC form, e.g. "PROXY proxy.corp:3128; DIRECT"); the browser host
  * reads HTTPS_PROXY / HTTP_PROXY / NO_PROXY as curl does. A proxied request is sent with undici's
- * fetch and its ProxyAgent: an https:// service through a CONNECT tunnel (the proxy sees the
- * host name, never the key or the data), an http:// one in forwarding form. A proxy login, when
- * saved, goes as `Proxy-Authorization: Basic …`.
+ * fetch and its ProxyAgent, always through a CONNECT tunnel to an https:// service: the proxy sees
+ * the host name, never the key or the data. A proxy login, when saved, goes as
+ * `Proxy-Authorization: Basic …` on the CONNECT request.
+ *
+ * Two rules keep the key from any proxy (issue 31, item 4), whatever the resolver answers:
+ * - a loopback destination (127.0.0.0/8, [::1], `localhost`, `*.localhost`) is never proxied, as
+ *   Chromium's implicit bypass rules do for manual settings and PAC scripts alike (net/docs/proxy.md,
+ *   "Implicit bypass rules", since M71/M72) and Go's net/http does for HTTP_PROXY; curl does not
+ *   (it proxies 127.0.0.1 unless NO_PROXY names it), and `NO_PROXY=localhost` does not name
+ *   127.0.0.1. A proxy that answered for this computer's own address would be a man in the middle;
+ * - an http:// destination that is not loopback is not sent through any proxy: refused
+ *   (`ProxyRefused`), not tunnelled. A CONNECT (or SOCKS) tunnel around plain HTTP hides nothing,
+ *   since the proxy relays and can read every byte, the bearer key included; and many proxies allow
+ *   CONNECT to port 443 only. A profile's address cannot be such an address anyway
+ *   (`normaliseBaseUrl` allows http:// for loopback only): this is the rule's second line.
  */
+import { BlockList, isIP } from 'node:net';
 import { fetch as undiciFetch, ProxyAgent, Socks5ProxyAgent, type Dispatcher } from 'undici';
+import { t } from '../../../src/shared/i18n';
 
 /** One way to the service; `https` is an HTTP proxy reached over TLS (PAC "HTTPS host:port"). */
 export type ProxyRoute = { kind: 'direct' } | { kind: 'http' | 'https' | 'socks5'; host: string; port: number };
@@ -64,6 +78,30 @@ export function chromiumProxyResolver(resolveProxy: (url: string) => Promise<str
   };
 }
 
+const LOOPBACK_ADDRESSES = new BlockList();
+LOOPBACK_ADDRESSES.addSubnet('127.0.0.0', 8, 'ipv4');
+LOOPBACK_ADDRESSES.addAddress('::1', 'ipv6');
+
+/**
+ * Whether a URL's host is this computer's loopback: 127.0.0.0/8, ::1 (an IPv4-mapped
+ * ::ffff:127.x.y.z too), `localhost` and any name under it (RFC 6761 §6.3; Chromium and the
+ * browser host resolve `*.localhost` to loopback), with or without the root's trailing dot.
+ */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname
+    .replace(/^\[|\]$/g, '')
+    .toLowerCase()
+    .replace(/\.$/, '');
+  const family = isIP(host);
+  if (family !== 0) return LOOPBACK_ADDRESSES.check(host, family === 6 ? 'ipv6' : 'ipv4');
+  return host === 'localhost' || host.endsWith('.localhost');
+}
+
+/** Refused before anything was sent: the request would have shown the key to a proxy. */
+export class ProxyRefused extends Error {
+  override readonly name = 'ProxyRefused';
+}
+
 /** Whether NO_PROXY (curl's rules: `*`, host names and their subdomains, `.suffix`, an optional :port) covers the URL. */
 export function noProxyCovers(noProxy: string, url: URL): boolean {
   const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
@@ -88,6 +126,7 @@ export function envProxyResolver(env: NodeJS.ProcessEnv): ProxyResolver {
   const read = (name: string) => env[name.toLowerCase()] ?? env[name.toUpperCase()] ?? '';
   return {
     async resolve(url) {
+      if (isLoopbackHost(url.hostname)) return [DIRECT];
       const setting = (url.protocol === 'https:' ? read('https_proxy') : read('http_proxy')).trim();
       if (!setting || noProxyCovers(read('no_proxy'), url)) return [DIRECT];
       let proxy: URL;
@@ -119,7 +158,7 @@ export interface Route {
 
 /**
  * The ways of the core's requests: resolves each URL's route and keeps one agent per proxy (and
- * login, and tunnel or not), closed when a login changes.
+ * login), closed when a login changes.
  */
 export class ProxyRouter {
   readonly #agents = new Map<string, Dispatcher>();
@@ -130,14 +169,20 @@ export class ProxyRouter {
     private readonly directFetch: typeof fetch,
   ) {}
 
+  /** The way to `url`; throws `ProxyRefused` when the only way would show the request to a proxy in clear. */
   async route(url: URL): Promise<Route> {
+    const direct: Route = { fetch: this.directFetch, label: 'DIRECT', proxy: null };
+    // Whatever the resolver says (a PAC script may name a proxy for anything): never for loopback.
+    if (isLoopbackHost(url.hostname)) return direct;
     const [first = DIRECT] = (await this.resolver.resolve(url)).filter(
       (route) => route.kind !== 'socks5' || url.protocol === 'https:' || url.protocol === 'http:',
     );
-    if (first.kind === 'direct') return { fetch: this.directFetch, label: 'DIRECT', proxy: null };
+    if (first.kind === 'direct') return direct;
     const name = proxyName(first) ?? '';
+    if (url.protocol !== 'https:')
+      throw new ProxyRefused(t('core.proxyPlainHttp', { origin: url.origin, proxy: name }));
     const login = await this.loginFor(name).catch(() => null);
-    const agent = this.#agent(first, url.protocol === 'https:', login);
+    const agent = this.#agent(first, login);
     const proxied = ((input: Parameters<typeof fetch>[0], init?: RequestInit) =>
       undiciFetch(input as Parameters<typeof undiciFetch>[0], {
         ...(init as Parameters<typeof undiciFetch>[1]),
@@ -162,9 +207,9 @@ export class ProxyRouter {
     await Promise.all(agents.map((agent) => agent.close().catch(() => undefined)));
   }
 
-  #agent(route: Exclude<ProxyRoute, { kind: 'direct' }>, tunnel: boolean, login: ProxyLogin | null): Dispatcher {
+  #agent(route: Exclude<ProxyRoute, { kind: 'direct' }>, login: ProxyLogin | null): Dispatcher {
     const name = `${route.host}:${route.port}`;
-    const key = `${name}|${route.kind}|${tunnel}|${login ? `${login.username}:${login.password}` : ''}`;
+    const key = `${name}|${route.kind}|${login ? `${login.username}:${login.password}` : ''}`;
     let agent = this.#agents.get(key);
     if (!agent) {
       agent =
@@ -172,8 +217,8 @@ export class ProxyRouter {
           ? new Socks5ProxyAgent(`socks5://${name}`, login ?? {})
           : new ProxyAgent({
               uri: `${route.kind === 'https' ? 'https' : 'http'}://${name}`,
-              // An https:// service always through a tunnel; an http:// one in forwarding form, as browsers do.
-              proxyTunnel: tunnel,
+              // Always a tunnel (only https:// is proxied, see route): the key travels inside TLS.
+              proxyTunnel: true,
               ...(login
                 ? { token: `Basic ${Buffer.from(`${login.username}:${login.password}`).toString('base64')}` }
                 : {}),

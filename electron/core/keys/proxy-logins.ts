@@ -74,8 +74,8 @@ export class ProxyLogins {
 
   #remember(username: string, password: string): void {
     this.scrubber.remember(password);
-    // the Basic token carries "user:password" in base64, which the scrubber also knows to hide;
-    // the user name is no secret: no piece of it alone is hidden
-    this.scrubber.remember(`${username}:${password}`, { notSecret: `${username}:` });
+    // the Basic token is "user:password" in base64: hidden whole too (a short password alone is
+    // hidden only as a word of its own, which it is not inside the token)
+    this.scrubber.remember(`${username}:${password}`);
   }
 }

@@ -1,19 +1,30 @@
 /**
  * The one scrubber of everything that leaves the core for the renderer (router results,
- * events, diagnostics) and of the texts quoted from a service. It knows every API key the
- * core read or was given in this run (`remember`) and hides, in any string and any object
- * key (and in a number made of a key's digits): each key whole, URI-encoded (either case),
- * JSON-escaped, HTML-escaped and in base64 (standard or URL-safe), and every run of at least
- * `MIN_FRAGMENT` characters taken from one of those forms, so a key cut anywhere (by a
- * truncation in the core or by the service itself) leaves no usable part behind. It runs
- * before any truncation: `bounded` cuts only scrubbed text.
+ * events, diagnostics, log lines) and of the texts quoted from a service. It knows every secret
+ * the core read or was given in this run (`remember`: API keys, proxy passwords and logins) and
+ * hides each one WHOLE, in any string, object key or number, in every form a service may echo
+ * it in:
+ * - as it is, and read with one or two levels of escapes decoded (escapes.ts: percent-encoding
+ *   in either case, HTML character references numeric or named, JSON and JavaScript escapes,
+ *   each character escaped or not, a level inside another), from wherever the form starts;
+ * - in base64, standard or URL-safe, at any alignment inside a longer value: every character
+ *   that carries a bit of the secret is hidden;
+ * - in a number made of its digits (a key of 8 digits or more).
+ * It never hides a piece of a secret: a piece comes back exactly as any other text of its
+ * length, so an answer tells a caller nothing about a secret it has not guessed whole (the
+ * scrubber was an oracle when it hid pieces: security review 2026-11, finding 2). So it runs
+ * before anything is cut: `bounded` cuts only scrubbed text, and no cut can leave a piece behind
+ * that was whole before.
+ * A secret of fewer than SHORT_SECRET_LENGTH characters is hidden only where it stands alone as
+ * a word (not inside "cats", an id or a date), and never in a number or a text that is one (an
+ * id written as a string), so that it does not blank data (finding 8).
  */
+import { isShortSecret } from '../../../src/shared/api';
 import type { DiagnosticEntry } from '../../../src/shared/diagnostics';
 import type { AppError, Result } from '../../../src/shared/result';
+import { decodeAll, escapeAt, FAMILIES, type Family, INTRODUCER } from './escapes';
 
 export const HIDDEN_KEY = '[hidden key]';
-/** The shortest part of a key hidden on its own. Shorter keys are hidden whole only. */
-export const MIN_FRAGMENT = 8;
 /** Bounds of what crosses to the renderer, applied after scrubbing. */
 export const LIMITS = { code: 64, message: 1000, header: 64 } as const;
 
@@ -22,70 +33,192 @@ export function bounded(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, Math.max(0, max - 1))}…`;
 }
 
-/** Every byte of `key` percent-encoded, in lower or upper case. */
-function everyBytePercent(bytes: Buffer, upper: boolean): string {
-  const hex = [...bytes].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join('');
-  return upper ? hex.toUpperCase() : hex;
-}
-
 /**
- * The part of a value's base64 that only the key decides, wherever the key stands in the value:
- * for each of the three alignments, the key's bytes behind 0, 1 or 2 other bytes, without the
- * characters the bytes before and after it share (the first and the last group of four).
+ * How many leading UTF-16 units index a secret hidden anywhere (all such secrets have as many),
+ * and, for the longer ones, twice as many (keys often share a public prefix such as "sk_live_").
  */
-function base64Middles(bytes: Buffer): string[] {
-  const middles: string[] = [];
-  for (let offset = 0; offset < 3; offset += 1) {
-    const encoded = Buffer.concat([Buffer.alloc(offset), bytes])
-      .toString('base64')
-      .replace(/=+$/, '');
-    // the groups of three bytes that are the key's alone: from the first whole one to the last
-    const start = offset === 0 ? 0 : 4;
-    const end = 4 * Math.floor((offset + bytes.length) / 3);
-    const middle = encoded.slice(start, Math.max(start, end));
-    if (middle.length >= MIN_FRAGMENT) middles.push(middle, middle.replace(/\+/g, '-').replace(/\//g, '_'));
+const PREFIX = 8;
+const LONG_PREFIX = 16;
+
+/** Needles to look for: long ones (hidden anywhere) by their first units, short ones whole. */
+class Needles {
+  /** Long needles by their first PREFIX units (those shorter than LONG_PREFIX), or LONG_PREFIX units. */
+  readonly long = new Map<string, string[]>();
+  readonly longer = new Map<string, string[]>();
+  readonly short = new Set<string>();
+  shortLengths: number[] = [];
+  /** The first UTF-16 unit of every needle, as a bitmap: a cheap test before anything else. */
+  readonly firsts = new Uint8Array(0x10000);
+  /** The fewest units of a long needle. */
+  shortestLong = Number.POSITIVE_INFINITY;
+
+  add(needle: string, short: boolean): void {
+    this.firsts[needle.charCodeAt(0)] = 1;
+    if (short) {
+      this.short.add(needle);
+      if (!this.shortLengths.includes(needle.length)) this.shortLengths.push(needle.length);
+      return;
+    }
+    const [index, head] =
+      needle.length >= LONG_PREFIX ? [this.longer, needle.slice(0, LONG_PREFIX)] : [this.long, needle.slice(0, PREFIX)];
+    const list = index.get(head);
+    if (list) list.push(needle);
+    else index.set(head, [needle]);
+    this.shortestLong = Math.min(this.shortestLong, needle.length);
   }
-  return middles;
+
+  /** The long needles that may start with `head` (the first LONG_PREFIX units read, or fewer at the end). */
+  candidates(head: string): string[] {
+    const some = head.length >= PREFIX ? this.long.get(head.slice(0, PREFIX)) : undefined;
+    const more = head.length >= LONG_PREFIX ? this.longer.get(head.slice(0, LONG_PREFIX)) : undefined;
+    return some && more ? [...some, ...more] : (some ?? more ?? []);
+  }
 }
 
-const HTML_NAMED: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+/** Told where a needle was found: [start, end) in the text searched, and whether it is a short one. */
+interface Sink {
+  found(start: number, end: number, short: boolean): void;
+}
 
 /**
- * The forms in which a key can appear in what a service sends back: as it is, URI-encoded (in
- * either case of hex, its special characters or every byte), JSON-escaped, HTML-escaped (named or
- * numeric entities), and in base64, standard or URL-safe, at any alignment inside a longer value.
+ * The end of `needle` read in `text` from `start`, each escape of `family` taken for what it
+ * stands for (null: as written); -1 when it is not there.
  */
-function formsOf(key: string): string[] {
-  const bytes = Buffer.from(key, 'utf8');
-  const uri = encodeURIComponent(key);
-  const forms = new Set([
-    key,
-    uri,
-    uri.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()),
-    everyBytePercent(bytes, false),
-    everyBytePercent(bytes, true),
-    JSON.stringify(key).slice(1, -1),
-    key.replace(/[&<>"']/g, (c) => HTML_NAMED[c] ?? c),
-    key.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`),
-    key.replace(/[&<>"']/g, (c) => `&#x${c.charCodeAt(0).toString(16)};`),
-    ...base64Middles(bytes),
-  ]);
-  return [...forms];
+function readFrom(text: string, start: number, needle: string, family: Family | null): number {
+  let at = start;
+  for (let k = 0; k < needle.length;) {
+    if (at >= text.length) return -1;
+    const escape = family ? escapeAt(text, at, family) : null;
+    if (escape) {
+      if (!needle.startsWith(escape.text, k)) return -1;
+      k += escape.text.length;
+      at += escape.length;
+    } else {
+      if (text.charCodeAt(at) !== needle.charCodeAt(k)) return -1;
+      k += 1;
+      at += 1;
+    }
+  }
+  return at;
 }
 
-/** Every MIN_FRAGMENT-long piece of `form`. */
-function fragmentsOf(form: string): string[] {
-  return Array.from({ length: Math.max(0, form.length - MIN_FRAGMENT + 1) }, (_, i) => form.slice(i, i + MIN_FRAGMENT));
+/**
+ * Every occurrence of `needles` in `text`, starting anywhere, read as written (`family` null:
+ * long and short needles) or with `family`'s escapes decoded from that start (long ones only).
+ */
+function find(text: string, needles: Needles, family: Family | null, sink: Sink): void {
+  const { firsts } = needles;
+  const introducer = family ? INTRODUCER[family].charCodeAt(0) : -1;
+  for (let start = 0; start < text.length; start += 1) {
+    const code = text.charCodeAt(start);
+    const escape = code === introducer ? escapeAt(text, start, family!) : null;
+    if (firsts[escape ? escape.text.charCodeAt(0) : code] !== 1) continue;
+    let head: string;
+    if (family === null) {
+      for (const length of needles.shortLengths) {
+        if (start + length <= text.length && needles.short.has(text.slice(start, start + length))) {
+          sink.found(start, start + length, true);
+        }
+      }
+      head = text.slice(start, start + LONG_PREFIX);
+    } else {
+      head = '';
+      for (let at = start; head.length < LONG_PREFIX && at < text.length;) {
+        const unit = escapeAt(text, at, family);
+        head += unit ? unit.text : text[at];
+        at += unit ? unit.length : 1;
+      }
+    }
+    if (head.length < PREFIX) continue;
+    for (const needle of needles.candidates(head)) {
+      const end = readFrom(text, start, needle, family);
+      if (end >= 0) sink.found(start, end, false);
+    }
+  }
+}
+
+/** A text that is a number (an id written as a string): no short secret is looked for in it, as in a number. */
+const DIGITS = /^[-+]?\d+$/;
+const WORD = /^[\p{L}\p{N}\p{M}_]$/u;
+/** Characters that join two words into one ("2024-11-03", "10:30", "a.b", "a/b", "it's"). */
+const JOINER = /^[-.:/+@~'\u2019]$/;
+
+function charBefore(text: string, at: number): string {
+  if (at <= 0) return '';
+  const low = text.charCodeAt(at - 1);
+  return low >= 0xdc00 && low <= 0xdfff && at >= 2 ? text.slice(at - 2, at) : text.slice(at - 1, at);
+}
+
+function charAfter(text: string, at: number): string {
+  return at >= text.length ? '' : String.fromCodePoint(text.codePointAt(at)!);
+}
+
+/** Whether `text[start, end)` stands alone as a word: no letter, digit or joined word on either side. */
+function standsAlone(text: string, start: number, end: number): boolean {
+  const before = charBefore(text, start);
+  if (WORD.test(before) || (JOINER.test(before) && WORD.test(charBefore(text, start - before.length)))) return false;
+  const after = charAfter(text, end);
+  return !(WORD.test(after) || (JOINER.test(after) && WORD.test(charAfter(text, end + after.length))));
+}
+
+/** The value of each base64 character (either alphabet), -1 for the others. */
+const BASE64_VALUE = new Int8Array(128).fill(-1);
+[...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'].forEach((c, i) => {
+  BASE64_VALUE[c.charCodeAt(0)] = i;
+});
+for (const [c, value] of [
+  ['+', 62],
+  ['/', 63],
+  ['-', 62],
+  ['_', 63],
+] as const)
+  BASE64_VALUE[c.charCodeAt(0)] = value;
+
+/**
+ * Collects the spans of the original text to hide, from matches in one view of it (the text
+ * itself, or the text decoded one level, whose characters map back to the original's).
+ */
+class Spans implements Sink {
+  readonly list: number[] = [];
+  view = '';
+  from: Int32Array | null = null;
+  to: Int32Array | null = null;
+  /** Set while reading decoded base64: where in the view the decoded bytes start. */
+  base64At = -1;
+
+  found(start: number, end: number, short: boolean): void {
+    if (this.base64At >= 0) {
+      // the characters holding any bit of bytes [start, end)
+      this.add(this.base64At + Math.floor((8 * start) / 6), this.base64At + Math.ceil((8 * end) / 6));
+    } else if (!short || (!DIGITS.test(this.view) && standsAlone(this.view, start, end))) {
+      this.add(start, end);
+    }
+  }
+
+  add(start: number, end: number): void {
+    if (this.from && this.to) this.list.push(this.from[start]!, this.to[end - 1]!);
+    else this.list.push(start, end);
+  }
+}
+
+/** Stops at the first long needle found (a number holds a key). */
+class Holds implements Sink {
+  key = false;
+  found(_start: number, _end: number, short: boolean): void {
+    this.key ||= !short;
+  }
 }
 
 export class Scrubber {
-  readonly #keys = new Set<string>();
-  /** Whole forms, longest first (so a longer form is hidden before a shorter one inside it). */
-  #needles: string[] = [];
-  /** Every MIN_FRAGMENT-long substring of every form of every key. */
-  readonly #fragments = new Set<string>();
-  /** The first two UTF-16 units of each fragment, as one number: a cheap test before the slice. */
-  readonly #starts = new Set<number>();
+  readonly #secrets = new Set<string>();
+  /** Every secret and its other literal spellings (a password's spaces as "+"). */
+  readonly #text = new Needles();
+  /** Every long secret's UTF-8 bytes (as Latin-1 text): looked for in what base64 decodes to. */
+  readonly #bytes = new Needles();
+  /** The first group of three bytes only a long secret decides, at each alignment, as 24 bits. */
+  readonly #groups = new Set<number>();
+  /** The base64 of every short secret (standard alphabet, no padding): hidden when a word of its own. */
+  readonly #shortBase64 = new Set<string>();
   #hidden = 0;
 
   /** How many times something was hidden so far (the router checks an answer again when this moved). */
@@ -93,56 +226,71 @@ export class Scrubber {
     return this.#hidden;
   }
 
-  /**
-   * Hides `key` from now on. Keys are kept in this process's memory only. `notSecret`: a part of
-   * the key anyone may know (a proxy login's "user:" before its password): the key is still hidden
-   * whole, but a piece that the public part alone gives (in any form) is not hidden on its own, or
-   * an animal whose id holds 8 digits of an employee number would be withheld as if it held a key.
-   */
-  remember(key: string, options: { notSecret?: string } = {}): void {
-    if (key.length === 0 || this.#keys.has(key)) return;
-    this.#keys.add(key);
-    const forms = formsOf(key);
-    const known = new Set(options.notSecret ? formsOf(options.notSecret).flatMap(fragmentsOf) : []);
-    this.#needles = [...new Set([...this.#needles, ...forms])].sort((a, b) => b.length - a.length);
-    for (const form of forms) {
-      for (let i = 0; i + MIN_FRAGMENT <= form.length; i += 1) {
-        const fragment = form.slice(i, i + MIN_FRAGMENT);
-        if (known.has(fragment)) continue;
-        this.#fragments.add(fragment);
-        this.#starts.add(form.charCodeAt(i) * 0x10000 + form.charCodeAt(i + 1));
-      }
+  /** Hides `secret`, whole and in every form, from now on. Secrets are kept in this process's memory only. */
+  remember(secret: string): void {
+    if (secret.length === 0 || this.#secrets.has(secret)) return;
+    const short = isShortSecret(secret);
+    this.#secrets.add(secret);
+    this.#text.add(secret, short);
+    // a password's spaces, as a form writes them
+    if (secret.includes(' ')) this.#text.add(secret.replaceAll(' ', '+'), short);
+    const bytes = Buffer.from(secret, 'utf8');
+    if (short) {
+      this.#shortBase64.add(bytes.toString('base64').replace(/=+$/, ''));
+      return;
     }
+    this.#bytes.add(bytes.toString('latin1'), false);
+    // behind 0, 1 or 2 other bytes, the key's first whole group starts 0, 2 or 1 bytes in
+    for (const skip of [0, 1, 2]) this.#groups.add((bytes[skip]! << 16) | (bytes[skip + 1]! << 8) | bytes[skip + 2]!);
   }
 
-  /** `text` with every known key (whole or any part of MIN_FRAGMENT characters or more) hidden. */
+  /** `text` with every known secret, whole and in any of its forms, hidden. */
   text(text: string): string {
-    if (this.#keys.size === 0 || text.length === 0) return text;
-    let out = text;
-    for (const needle of this.#needles) if (out.includes(needle)) out = out.split(needle).join(HIDDEN_KEY);
-    out = this.#hideFragments(out);
-    if (out !== text) this.#hidden += 1;
-    return out;
+    if (this.#secrets.size === 0 || text.length === 0) return text;
+    const spans = new Spans();
+    this.#look(text, spans);
+    for (const family of FAMILIES) {
+      const decoded = decodeAll(text, family);
+      if (!decoded) continue;
+      spans.from = decoded.from;
+      spans.to = decoded.to;
+      this.#look(decoded.text, spans);
+    }
+    const list = spans.list;
+    if (list.length === 0) return text;
+    this.#hidden += 1;
+    const order = Array.from({ length: list.length / 2 }, (_, i) => i).sort(
+      (a, b) => list[2 * a]! - list[2 * b]! || list[2 * b + 1]! - list[2 * a + 1]!,
+    );
+    let out = '';
+    let copiedTo = 0;
+    for (let i = 0; i < order.length;) {
+      const start = list[2 * order[i]!]!;
+      let end = list[2 * order[i]! + 1]!;
+      // overlapping forms (a login and its password) make one hidden run
+      for (i += 1; i < order.length && list[2 * order[i]!]! < end; i += 1)
+        end = Math.max(end, list[2 * order[i]! + 1]!);
+      out += text.slice(copiedTo, start) + HIDDEN_KEY;
+      copiedTo = end;
+    }
+    return out + text.slice(copiedTo);
   }
 
   /** A deep copy of a JSON-like value with every string and object key scrubbed. */
   value<T>(value: T): T {
-    if (this.#keys.size === 0) return value;
+    if (this.#secrets.size === 0) return value;
     return this.#walk(value) as T;
   }
 
   #walk(value: unknown): unknown {
     if (typeof value === 'string') return this.text(value);
-    // A key of digits may come back as a JSON number: then the number goes as a whole. Only a key
-    // of MIN_FRAGMENT characters or more is looked for in a number: a shorter one would turn every
-    // status code, count or id holding its digits into text (and break the answer's types).
+    // A key of digits may come back as a JSON number: then the number goes as a whole. A short
+    // secret is not looked for in numbers: every status code, count or id holding its digits
+    // would turn into text (and break the answer's types).
     if (typeof value === 'number' || typeof value === 'bigint') {
-      const digits = String(value);
-      if (digits.length < MIN_FRAGMENT) return value;
-      const holdsKey =
-        this.#needles.some((needle) => needle.length >= MIN_FRAGMENT && digits.includes(needle)) ||
-        this.#hideFragments(digits) !== digits;
-      if (!holdsKey) return value;
+      const holds = new Holds();
+      find(String(value), this.#text, null, holds);
+      if (!holds.key) return value;
       this.#hidden += 1;
       return HIDDEN_KEY;
     }
@@ -156,22 +304,55 @@ export class Scrubber {
     return out;
   }
 
-  #hideFragments(text: string): string {
-    if (this.#fragments.size === 0 || text.length < MIN_FRAGMENT) return text;
-    let out = '';
-    let copiedTo = 0;
-    let hiddenTo = -1;
-    for (let i = 0; i + MIN_FRAGMENT <= text.length; i += 1) {
-      if (!this.#starts.has(text.charCodeAt(i) * 0x10000 + text.charCodeAt(i + 1))) continue;
-      if (!this.#fragments.has(text.slice(i, i + MIN_FRAGMENT))) continue;
-      if (i > hiddenTo) {
-        // a new hidden run starts here
-        out += text.slice(copiedTo, i) + HIDDEN_KEY;
-      }
-      hiddenTo = i + MIN_FRAGMENT;
-      copiedTo = hiddenTo;
+  /** Looks in one view of a text: as written, with each family's escapes read, and its base64. */
+  #look(view: string, spans: Spans): void {
+    spans.view = view;
+    find(view, this.#text, null, spans);
+    for (const family of FAMILIES) {
+      if (view.includes(INTRODUCER[family])) find(view, this.#text, family, spans);
     }
-    return hiddenTo < 0 ? text : out + text.slice(copiedTo);
+    if (this.#groups.size > 0 || this.#shortBase64.size > 0) this.#base64(view, spans);
+  }
+
+  /** Finds, in every run of base64 characters, the characters that carry a known secret's bits. */
+  #base64(view: string, spans: Spans): void {
+    const longRun = Math.ceil((8 * this.#bytes.shortestLong) / 6);
+    let runStart = 0;
+    let bits = 0;
+    /** The offsets (from the run's start, modulo 4) at which a group of a long secret was seen. */
+    let offsets = 0;
+    for (let at = 0; at <= view.length; at += 1) {
+      const code = at < view.length ? view.charCodeAt(at) : -1;
+      const value = code >= 0 && code < 128 ? BASE64_VALUE[code]! : -1;
+      if (value >= 0) {
+        bits = ((bits << 6) | value) & 0xffffff;
+        if (at - runStart >= 3 && this.#groups.has(bits)) offsets |= 1 << ((at - 3 - runStart) % 4);
+        continue;
+      }
+      if (at > runStart) this.#run(view, runStart, at, at - runStart >= longRun ? offsets : 0, spans);
+      runStart = at + 1;
+      bits = 0;
+      offsets = 0;
+    }
+  }
+
+  /** A run of base64 characters, view[start, end): the secrets it holds, at the offsets worth decoding. */
+  #run(view: string, start: number, end: number, offsets: number, spans: Spans): void {
+    if (this.#shortBase64.size > 0) {
+      const run = view.slice(start, end).replaceAll('-', '+').replaceAll('_', '/');
+      if (this.#shortBase64.has(run)) {
+        let after = end;
+        while (view[after] === '=') after += 1;
+        if (standsAlone(view, start, after)) spans.add(start, after);
+      }
+    }
+    for (let offset = 0; offset < 4; offset += 1) {
+      if ((offsets & (1 << offset)) === 0) continue;
+      // decoding from this offset, the secret's bytes may start anywhere in the groups before the one seen
+      spans.base64At = start + offset;
+      find(Buffer.from(view.slice(start + offset, end), 'base64').toString('latin1'), this.#bytes, null, spans);
+      spans.base64At = -1;
+    }
   }
 }
 

@@ -12,3 +12,4 @@ export {
   type PolicyValues,
   WINDOWS_POLICY_KEY,
 } from './policies';
+export { type RunPowerShell, windowsPowerShell } from './windows-ownership';

@@ -7,8 +7,10 @@
  *    electron/main with `@vscode/policy-watcher` and handed in as `readPolicyStore`.
  * 2. The machine-wide `profiles.json` of earlier versions, only where it passes the same checks:
  *    it and its folder belong to the administrators and no one else may change them. A standard
- *    user can create `%ProgramData%\Adoption Desk\` and plant a file there; that file is refused
- *    with a sentence saying why, and never read.
+ *    user can create `%ProgramData%\Adoption Desk\` and plant a file there, or make it a junction
+ *    to a folder of theirs; such a file is refused with a sentence saying why, and never read (on
+ *    Windows a folder or file that is a reparse point is refused before its owner is looked at:
+ *    windows-ownership.ts).
  * 3. The `profiles.json` packed with the app (resources).
  */
 import { existsSync } from 'node:fs';

@@ -1,7 +1,8 @@
 /**
  * The settings an organisation's IT may manage, and where each operating system keeps them. The
  * same names everywhere: registry values on Windows, keys of a managed preferences profile on
- * macOS, JSON members on Linux (README, "For IT", has an example of each).
+ * macOS, JSON members on Linux (docs/it-guide.md, "Production and Staging addresses", has an example
+ * of each).
  */
 import type { BuiltInSettings } from '../profiles';
 

@@ -13,6 +13,15 @@
  * `ObjectSecurity.GetOwner(Type)` and `CommonObjectSecurity.GetAccessRules(includeExplicit,
  * includeInherited, Type)` of .NET's System.Security.AccessControl. Only the decision below runs
  * on our Linux machines (with descriptors in that form); the PowerShell call runs on Windows only.
+ *
+ * A reparse point is refused before any of that: a standard user may make
+ * `%ProgramData%\Adoption Desk` a directory junction (no privilege needed) to a folder they
+ * prepared elsewhere, and what Get-Acl reports for a link (its own descriptor or its target's) is
+ * not what decides what is read through it. So the script first reads the item's attributes with
+ * `Get-Item -LiteralPath … -Force`: .NET's `FileSystemInfo.Attributes`, a
+ * `System.IO.FileAttributes` whose `ReparsePoint` (0x400) is set for a junction, a symbolic link
+ * or any other reparse point (PowerShell shows such an item's Mode with an `l`, e.g. `d----l`), and
+ * is the link's own, not its target's. For a reparse point Get-Acl is not run at all.
  */
 import { execFile } from 'node:child_process';
 import { z } from 'zod';
@@ -51,8 +60,14 @@ const FILE_WRITE =
 /** What no one but the administrators may do to the folder: remove or replace what is in it. */
 const FOLDER_WRITE = CHANGE_ITSELF | RIGHTS.deleteSubdirectoriesAndFiles;
 
-/** One object's owner and access rules, as the PowerShell below prints them. */
+/** `System.IO.FileAttributes.ReparsePoint` (learn.microsoft.com, "FileAttributes Enum"). */
+export const REPARSE_POINT = 0x400;
+
+/** One object's attributes, owner and access rules, as the PowerShell below prints them. */
 export const WindowsAcl = z.object({
+  /** `System.IO.FileAttributes` of the item itself (a link's own, never its target's). */
+  attributes: z.number().int(),
+  /** Empty for a reparse point (Get-Acl is not asked). */
   owner: z.string(),
   rules: z.preprocess(
     (value) => (Array.isArray(value) ? value : value == null ? [] : [value]),
@@ -74,6 +89,8 @@ const nameOf = (sid: string): string => TRUSTED_SIDS.get(sid) ?? sid;
 
 /** Why `acl` (of `path`, a file or a folder) lets someone other than the administrators change it, or null. */
 export function windowsAclProblem(path: string, acl: WindowsAcl, kind: 'file' | 'folder'): string | null {
+  if ((acl.attributes & REPARSE_POINT) !== 0)
+    return `${path} is a junction or symbolic link (a reparse point) to another place, not a ${kind} of its own: whoever made the link chose what it holds`;
   if (!TRUSTED_SIDS.has(acl.owner)) return `${path} belongs to ${acl.owner}, not to the administrators`;
   const forbidden = kind === 'file' ? FILE_WRITE : FOLDER_WRITE;
   for (const rule of acl.rules) {
@@ -86,12 +103,17 @@ export function windowsAclProblem(path: string, acl: WindowsAcl, kind: 'file' | 
 /** The script: the path comes in through the environment, so nothing in it is ever parsed as code. */
 const SCRIPT = [
   "$ErrorActionPreference = 'Stop'",
+  '$attributes = (Get-Item -LiteralPath $env:ADOPTION_ACL_PATH -Force).Attributes.value__',
+  `if (($attributes -band ${REPARSE_POINT}) -ne 0) {`,
+  "  [pscustomobject]@{ attributes = $attributes; owner = ''; rules = @() } | ConvertTo-Json -Compress -Depth 4",
+  '  exit 0',
+  '}',
   '$sid = [System.Security.Principal.SecurityIdentifier]',
   '$acl = Get-Acl -LiteralPath $env:ADOPTION_ACL_PATH',
   '$rules = @($acl.GetAccessRules($true, $true, $sid) | ForEach-Object { [pscustomobject]@{',
   '  sid = $_.IdentityReference.Value; rights = $_.FileSystemRights.value__;',
   "  allow = ($_.AccessControlType -eq 'Allow'); inheritOnly = (($_.PropagationFlags -band 2) -ne 0) } })",
-  '[pscustomobject]@{ owner = $acl.GetOwner($sid).Value; rules = $rules } | ConvertTo-Json -Compress -Depth 4',
+  '[pscustomobject]@{ attributes = $attributes; owner = $acl.GetOwner($sid).Value; rules = $rules } | ConvertTo-Json -Compress -Depth 4',
 ].join('\n');
 
 export type RunPowerShell = (script: string, env: Record<string, string>) => Promise<string>;
@@ -111,7 +133,7 @@ export function windowsPowerShell(systemRoot = process.env.SystemRoot ?? 'C:\\Wi
     });
 }
 
-/** Reads the owner and access rules of `path` on Windows. */
+/** Reads the attributes, owner and access rules of `path` on Windows (only the attributes of a reparse point). */
 export async function readWindowsAcl(path: string, run: RunPowerShell): Promise<WindowsAcl> {
   const printed = await run(SCRIPT, { ADOPTION_ACL_PATH: path });
   const parsed = WindowsAcl.safeParse(JSON.parse(printed.trim()) as unknown);

@@ -5,6 +5,7 @@
  * built-ins are restored, and `list().notice` says so in plain language.
  */
 import { basename, join } from 'node:path';
+import { createEmitter, type Disposer } from '../../../src/shared/emitter';
 import { describeIssues } from '../../../src/shared/errors';
 import { t } from '../../../src/shared/i18n';
 import { type Profile, ProfileInput, type ProfileList } from '../../../src/shared/profile';
@@ -39,7 +40,7 @@ export class ProfileStore {
   readonly #fs: SettingsFs;
   readonly #now: () => number;
   readonly #builtIns: readonly Profile[];
-  readonly #listeners = new Set<ProfileListener>();
+  readonly #listeners = createEmitter<[list: ProfileList]>();
   #file: ProfileFile = emptyProfileFile();
   #notice: string | null = null;
   #queue: Promise<unknown> = Promise.resolve();
@@ -59,7 +60,7 @@ export class ProfileStore {
     const fs = options.fs ?? nodeSettingsFs;
     const builtIns = await loadBuiltInProfiles(options.builtIns, { localDemoUrl: options.localDemoUrl, fs });
     const store = new ProfileStore(options, builtIns.profiles, builtIns.updates);
-    await fs.mkdir(options.dataDir, { recursive: true }).catch(() => undefined);
+    await fs.mkdir(options.dataDir, { recursive: true, mode: 0o700 }).catch(() => undefined);
     const problems = [...builtIns.problems, ...(await store.#load())];
     store.#notice = problems.length ? problems.join(' ') : null;
     return store;
@@ -144,9 +145,8 @@ export class ProfileStore {
   }
 
   /** Calls `listener` with the new list after every change; returns the unsubscribe function. */
-  onChange(listener: ProfileListener): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+  onChange(listener: ProfileListener): Disposer {
+    return this.#listeners.on(listener);
   }
 
   #profiles(): Profile[] {
@@ -174,14 +174,8 @@ export class ProfileStore {
       return err('internal', t('coreProfiles.commitFailed', { action, code }));
     }
     this.#file = next;
-    const list = this.list();
-    for (const listener of this.#listeners) {
-      try {
-        listener(list);
-      } catch {
-        // A failing listener must not break saving or the other listeners.
-      }
-    }
+    // A failing listener is reported; it breaks neither saving nor the other listeners.
+    this.#listeners.emit(this.list());
     return ok(true);
   }
 

@@ -5,4 +5,4 @@
  * Used by app-core.ts and the service client.
  */
 export { QueueCancelledError, RateLimitGovernor, type AttemptOutcome, type TaskKind } from './governor';
-export { readRateLimit, readRetryAfter } from './rate-limit-headers';
+export { type HeaderSource, QUOTED_LENGTH, readRateLimit, readRetryAfter } from './rate-limit-headers';

@@ -51,7 +51,7 @@ export function pauseAfter429(
   fallback: { waitMs: number; reason: PauseReason },
   marginMs: number,
 ): Pause {
-  const retryAfter = readRetryAfter(headers?.get('Retry-After') ?? null, now, window.skewMs);
+  const retryAfter = readRetryAfter(headers?.get('Retry-After') ?? null, now, window.skewMs, headers);
   const notices = retryAfter.kind !== 'absent' && retryAfter.notice ? [retryAfter.notice] : [];
   const floor = now + MIN_429_WAIT_MS;
   if (retryAfter.kind === 'wait')
@@ -66,7 +66,7 @@ export function pauseAfter429(
 
 /** A ban: until Retry-After, else an hour. */
 export function pauseForBan(headers: HeaderSource | null, now: number, skewMs: number): Pause {
-  const retryAfter = readRetryAfter(headers?.get('Retry-After') ?? null, now, skewMs);
+  const retryAfter = readRetryAfter(headers?.get('Retry-After') ?? null, now, skewMs, headers);
   let until = now + DEFAULT_BAN_MS;
   if (retryAfter.kind === 'wait') until = now + retryAfter.waitMs;
   return { until: Math.max(until, now + MIN_429_WAIT_MS), reason: 'banned', notices: [banNotice()] };
@@ -83,7 +83,7 @@ export function retryAfterTransient(
   skewMs: number,
   random: () => number,
 ): { retryAt: number; pause: Pause | null; notices: string[] } {
-  const retryAfter = readRetryAfter(headers?.get('Retry-After') ?? null, now, skewMs);
+  const retryAfter = readRetryAfter(headers?.get('Retry-After') ?? null, now, skewMs, headers);
   const notices = retryAfter.kind !== 'absent' && retryAfter.notice ? [retryAfter.notice] : [];
   if (retryAfter.kind === 'wait') {
     return { retryAt: now, pause: { until: now + retryAfter.waitMs, reason: 'retry_after', notices: [] }, notices };

@@ -8,6 +8,18 @@ import { t } from '../../../src/shared/i18n';
 
 export interface HeaderSource {
   get(name: string): string | null;
+  /**
+   * An unreadable value as a notice quotes it. By default cut to QUOTED_LENGTH characters; the
+   * core's client hides API keys in it first (service-call.ts), so that no cut leaves a piece of one.
+   */
+  quote?(value: string): string;
+}
+
+/** How much of an unreadable header value a notice quotes. */
+export const QUOTED_LENGTH = 40;
+
+function quoted(value: string, headers: HeaderSource | null | undefined): string {
+  return headers?.quote ? headers.quote(value) : value.slice(0, QUOTED_LENGTH);
 }
 
 /** No wait is ever longer than a day. */
@@ -47,7 +59,7 @@ function readCount(headers: HeaderSource, name: string, notices: string[]): numb
   const raw = headers.get(name);
   if (raw === null) return null;
   if (!INTEGER.test(raw) || Number(raw) < 0 || !Number.isSafeInteger(Number(raw))) {
-    notices.push(t('core.unreadableHeader', { name, raw: raw.slice(0, 40) }));
+    notices.push(t('core.unreadableHeader', { name, raw: quoted(raw, headers) }));
     return null;
   }
   return Number(raw);
@@ -63,7 +75,7 @@ export function readRateLimit(headers: HeaderSource, now: number, skewMs: number
   if (raw !== null) {
     const seconds = DECIMAL.test(raw) ? Number(raw) : NaN;
     if (!Number.isFinite(seconds) || seconds < 0) {
-      notices.push(t('core.unreadableHeader', { name: 'X-RateLimit-Reset', raw: raw.slice(0, 40) }));
+      notices.push(t('core.unreadableHeader', { name: 'X-RateLimit-Reset', raw: quoted(raw, headers) }));
     } else {
       resetAt = seconds < UNIX_SECONDS_FLOOR ? now + seconds * 1000 : seconds * 1000 - skewMs;
       if (resetAt - now > MAX_WAIT_MS) {
@@ -75,8 +87,13 @@ export function readRateLimit(headers: HeaderSource, now: number, skewMs: number
   return { limit, remaining, resetAt, notices };
 }
 
-/** Reads `Retry-After` as a wait in ms from `now`, clamped to [0, 24 h]. */
-export function readRetryAfter(value: string | null, now: number, skewMs: number): RetryAfterReading {
+/** Reads `Retry-After` as a wait in ms from `now`, clamped to [0, 24 h]; `headers` quotes it in a notice. */
+export function readRetryAfter(
+  value: string | null,
+  now: number,
+  skewMs: number,
+  headers?: HeaderSource | null,
+): RetryAfterReading {
   if (value === null || value.trim() === '') return { kind: 'absent' };
   let waitMs: number;
   if (INTEGER.test(value)) {
@@ -88,7 +105,7 @@ export function readRetryAfter(value: string | null, now: number, skewMs: number
   } else {
     const dateMs = parseHttpDate(value);
     if (dateMs === null) {
-      return { kind: 'unreadable', notice: t('core.unreadableRetryAfter', { value: value.slice(0, 40) }) };
+      return { kind: 'unreadable', notice: t('core.unreadableRetryAfter', { value: quoted(value, headers) }) };
     }
     waitMs = Math.max(0, dateMs - skewMs - now);
   }

@@ -1,19 +1,19 @@
 /** The governor's snapshot listeners: each told only when the snapshot changed. */
+import { createEmitter, type Disposer } from '../../../src/shared/emitter';
 import type { GovernorSnapshot } from '../../../src/shared/rate-limit';
 
 export class SnapshotListeners {
-  private readonly listeners = new Set<(snapshot: GovernorSnapshot) => void>();
+  private readonly listeners = createEmitter<[snapshot: GovernorSnapshot]>();
   private lastPublished = '';
 
-  add(listener: (snapshot: GovernorSnapshot) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+  add(listener: (snapshot: GovernorSnapshot) => void): Disposer {
+    return this.listeners.on(listener);
   }
 
   publish(snapshot: GovernorSnapshot): void {
     const text = JSON.stringify(snapshot);
     if (text === this.lastPublished) return;
     this.lastPublished = text;
-    for (const listener of this.listeners) listener(snapshot);
+    this.listeners.emit(snapshot);
   }
 }

@@ -2,20 +2,34 @@
  * One profile's journal file: an append-only file of JSON lines, each with a checksum, in the
  * app's data folder. An append is on disk when it resolves (the file is fsynced, and the folder
  * too when the append created the file). Reading tells apart what a crash leaves (a torn last
- * line, without its newline: dropped and reported) from a damaged line elsewhere (set aside in a
- * file beside the journal, reported, and the rest read on). A compaction replaces the file
+ * line, without its newline: dropped and reported) from a damaged line elsewhere (set aside, byte
+ * for byte, in a file beside the journal, reported, and the rest read on). Lines are found in the
+ * file's bytes, never in decoded text. A compaction replaces the file
  * atomically (write a temp file, fsync, rename, fsync the folder): a crash at any step leaves
  * either the old file or the new one.
  */
 import { createHash } from 'node:crypto';
 import * as nodeFs from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { t } from '../../../src/shared/i18n';
 import { syncFolder, writeFileAtomic } from '../data-folder';
 
 /** The part of `node:fs/promises` the journal uses (tests inject failing or recording versions). */
 export type JournalFs = Pick<typeof nodeFs, 'open' | 'readFile' | 'rename' | 'mkdir' | 'rm' | 'truncate' | 'copyFile'>;
 
 export const nodeJournalFs: JournalFs = nodeFs;
+
+/** What staff read when a journal could not be written (a full disk says so). */
+export function journalFailure(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  const why =
+    code === 'ENOSPC' || code === 'EDQUOT'
+      ? 'full'
+      : code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
+        ? 'denied'
+        : 'failed';
+  return t('core.journalFailure', { why });
+}
 
 /** A line's checksum: the first 16 hex digits of the SHA-256 of its JSON. */
 function checksum(json: string): string {
@@ -31,36 +45,63 @@ export function encodeLine(record: unknown): string {
 export interface JournalRead {
   /** The records of every intact line, in file order. */
   records: unknown[];
-  /** Damaged lines (the checksum or the JSON does not hold), as they were, with their line numbers. */
-  damaged: Array<{ line: number; text: string }>;
+  /**
+   * Damaged lines (the checksum, the UTF-8 or the JSON does not hold), with their line numbers:
+   * `bytes` as they are on disk (what is set aside), `text` decoded for a person to read.
+   */
+  damaged: Array<{ line: number; text: string; bytes: Buffer }>;
   /** The bytes of a last line cut off before its newline (a crash during an append), or null. */
-  tornTail: string | null;
-  /** The length of the file up to the end of its last whole line. */
+  tornTail: Buffer | null;
+  /** The length in bytes of the file up to the end of its last whole line (where a torn tail is cut). */
   wholeBytes: number;
 }
 
-/** Splits a journal's text into its records; never throws. */
-export function decodeJournal(text: string): JournalRead {
+const NEWLINE = 0x0a;
+/** Strict UTF-8: a line with bytes that are no UTF-8 is damaged, never read with U+FFFD in it. */
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** The record of one line (without its newline), or undefined when the line does not hold. */
+function decodeLine(bytes: Buffer): { record: unknown } | undefined {
+  let line: string;
+  try {
+    line = utf8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+  const space = line.indexOf(' ');
+  const json = space > 0 ? line.slice(space + 1) : '';
+  if (space !== 16 || checksum(json) !== line.slice(0, 16)) return undefined;
+  try {
+    return { record: JSON.parse(json) as unknown };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Splits a journal into its records; never throws. Every offset is in bytes, on the raw file:
+ * decoded text would count an invalid byte as U+FFFD (three bytes), so a length measured on it
+ * is no place in the file.
+ */
+export function decodeJournal(content: Uint8Array | string): JournalRead {
+  const bytes =
+    typeof content === 'string'
+      ? Buffer.from(content, 'utf8')
+      : Buffer.from(content.buffer, content.byteOffset, content.byteLength);
   const records: unknown[] = [];
   const damaged: JournalRead['damaged'] = [];
-  const end = text.lastIndexOf('\n') + 1;
-  const tornTail = end < text.length ? text.slice(end) : null;
-  const lines = text.slice(0, end).split('\n');
-  lines.pop();
-  lines.forEach((line, index) => {
-    const space = line.indexOf(' ');
-    const json = space > 0 ? line.slice(space + 1) : '';
-    if (space !== 16 || checksum(json) !== line.slice(0, 16)) {
-      damaged.push({ line: index + 1, text: line });
-      return;
-    }
-    try {
-      records.push(JSON.parse(json));
-    } catch {
-      damaged.push({ line: index + 1, text: line });
-    }
-  });
-  return { records, damaged, tornTail, wholeBytes: Buffer.byteLength(text.slice(0, end), 'utf8') };
+  const end = bytes.lastIndexOf(NEWLINE) + 1;
+  let start = 0;
+  for (let line = 1; start < end; line += 1) {
+    const newline = bytes.indexOf(NEWLINE, start);
+    const lineBytes = bytes.subarray(start, newline);
+    const decoded = decodeLine(lineBytes);
+    if (decoded) records.push(decoded.record);
+    else damaged.push({ line, text: lineBytes.toString('utf8'), bytes: Buffer.from(lineBytes) });
+    start = newline + 1;
+  }
+  const tornTail = end < bytes.length ? Buffer.from(bytes.subarray(end)) : null;
+  return { records, damaged, tornTail, wholeBytes: end };
 }
 
 export class JournalFile {
@@ -79,18 +120,20 @@ export class JournalFile {
    * starts on a line of its own; damaged lines are appended to the set-aside file first.
    */
   async read(): Promise<JournalRead> {
-    let text: string;
+    let content: Buffer;
     try {
-      text = await this.fs.readFile(this.path, 'utf8');
+      content = await this.fs.readFile(this.path);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
         return { records: [], damaged: [], tornTail: null, wholeBytes: 0 };
       }
       throw error;
     }
-    const read = decodeJournal(text);
+    const read = decodeJournal(content);
     if (read.damaged.length > 0) {
-      await this.appendTo(this.setAsidePath, read.damaged.map((line) => `${line.text}\n`).join(''));
+      // byte for byte as they were, each on a line of its own
+      const newline = Buffer.from([NEWLINE]);
+      await this.appendTo(this.setAsidePath, Buffer.concat(read.damaged.flatMap((line) => [line.bytes, newline])));
     }
     if (read.tornTail !== null) await this.fs.truncate(this.path, read.wholeBytes);
     return read;
@@ -104,7 +147,7 @@ export class JournalFile {
 
   /** Replaces the whole file with these records, atomically. */
   async replace(records: readonly unknown[]): Promise<void> {
-    await this.fs.mkdir(dirname(this.path), { recursive: true });
+    await this.fs.mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
     await writeFileAtomic(this.fs, this.path, records.map(encodeLine).join(''));
   }
 
@@ -114,8 +157,9 @@ export class JournalFile {
     await this.fs.rm(this.setAsidePath, { force: true });
   }
 
-  private async appendTo(path: string, text: string): Promise<void> {
-    await this.fs.mkdir(dirname(path), { recursive: true });
+  private async appendTo(path: string, data: string | Buffer): Promise<void> {
+    // The staff member's alone (data-folder/private-modes.ts): the folder 0700, the files 0600.
+    await this.fs.mkdir(dirname(path), { recursive: true, mode: 0o700 });
     // 'wx' first: only the append that creates the file fsyncs the folder as well.
     let created = true;
     let handle: nodeFs.FileHandle;
@@ -127,7 +171,7 @@ export class JournalFile {
       handle = await this.fs.open(path, 'a', 0o600);
     }
     try {
-      await handle.appendFile(text, 'utf8');
+      await handle.appendFile(data);
       await handle.sync();
     } finally {
       await handle.close();

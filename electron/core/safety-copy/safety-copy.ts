@@ -10,9 +10,13 @@
  *   not reach the service (no connection was made). An attempt not followed by `not_sent` leaves
  *   a doubt: restored, the entry goes through the outbox's doubt rules, never blindly resent;
  * - `acknowledged` (the service created it, with its id) and `discarded` (staff discarded it):
- *   the entry is settled and never restored again.
+ *   the entry is settled and never restored again;
+ * - an entry recovered from an earlier version of the browser host (`recover`: a queue the browser
+ *   kept at that version's address) is `kept` with `earlier: true`; `earlier_version` marks an entry
+ *   the journal had already as found there too. Either way it is said to staff as such.
  * When every entry of a journal is settled, the file is compacted (atomically) to nothing.
  */
+import { randomUUID } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -20,6 +24,7 @@ import { Int64, NewAnimal } from '../../../src/shared/animal';
 import type { SafetyEntry } from '../../../src/shared/api';
 import type { Clock } from '../../../src/shared/clock';
 import { describeIssues } from '../../../src/shared/errors';
+import { createEmitter, type Disposer, type Emitter } from '../../../src/shared/emitter';
 import { t } from '../../../src/shared/i18n';
 import { type JournalFs, JournalFile, nodeJournalFs } from './journal-file';
 
@@ -36,8 +41,11 @@ export const JournalRecord = z.discriminatedUnion('type', [
     createdAt: z.number(),
     /** Kept in doubt (the window's copy of an entry in doubt): restored in doubt. */
     doubtSince: z.optional(z.number()),
+    /** Recovered from an earlier version's queue (electron/host/earlier-origin.ts). */
+    earlier: z.literal(true).optional(),
   }),
   z.object({ ...Base, type: z.literal('batch_done'), batch: Uuid }),
+  z.object({ ...Base, type: z.literal('earlier_version'), localId: Uuid }),
   z.object({ ...Base, type: z.literal('attempt'), idempotencyKey: Uuid }),
   z.object({ ...Base, type: z.literal('not_sent'), idempotencyKey: Uuid }),
   z.object({ ...Base, type: z.literal('acknowledged'), localId: Uuid, id: Int64 }),
@@ -54,6 +62,8 @@ interface EntryState {
   /** The attempt under way or cut off (no outcome written yet). */
   pendingAttempt: number | null;
   settled: boolean;
+  /** Recovered from an earlier version's queue. */
+  earlier: boolean;
 }
 
 interface ProfileJournal {
@@ -78,18 +88,37 @@ export interface SafetyCopyOptions {
 
 /** What the journal answers of a profile: its open entries in the order entered, and what reading it found. */
 export interface SafetyCopyRead {
-  entries: Array<Omit<SafetyEntry, 'doubtSince'> & { doubtSince: number | null }>;
+  entries: Array<Omit<SafetyEntry, 'doubtSince'> & { doubtSince: number | null; fromEarlierVersion?: true }>;
   problems: string[];
+}
+
+/** An entry of an earlier version's queue, as the browser host hands it over. */
+export interface RecoveredEntry extends SafetyEntry {
+  /** A send of it may have reached the service: it comes back in doubt (the outbox's doubt rules). */
+  inDoubt: boolean;
+}
+
+/** What `recover` did: entries kept now, and entries the journal already had (never kept twice). */
+export interface RecoverReport {
+  kept: number;
+  known: number;
 }
 
 export class SafetyCopy {
   readonly #journals = new Map<string, Promise<ProfileJournal>>();
   readonly #queues = new Map<string, Promise<unknown>>();
   readonly #fs: JournalFs;
-  readonly #listeners = new Set<() => void>();
+  readonly #changed: Emitter;
 
   constructor(private readonly options: SafetyCopyOptions) {
     this.#fs = options.fs ?? nodeJournalFs;
+    const logError = options.logError;
+    // Without a log, the emitter's own report (the console).
+    this.#changed = createEmitter(
+      logError
+        ? { onListenerError: (error) => logError(`safety copy: a change listener failed (${String(error)})`) }
+        : {},
+    );
   }
 
   /** The journal's path of a profile (profile ids are `[a-z0-9-]`, so a safe file name). */
@@ -154,12 +183,52 @@ export class SafetyCopy {
     });
   }
 
+  /**
+   * Keeps the entries of an earlier version's queue, in one batch and one write (on disk when it
+   * resolves), each with its own ids and flagged as recovered. An entry the journal knows already
+   * (by its localId or its key, open or settled and not yet compacted away) is not kept again: an
+   * open one is only flagged. One that may have been sent comes back in doubt: an `attempt` of its
+   * key without an outcome.
+   */
+  recover(profileId: string, entries: readonly RecoveredEntry[]): Promise<RecoverReport> {
+    return this.#write(profileId, async (journal) => {
+      const at = this.options.clock.now();
+      const batch = randomUUID();
+      const kept: JournalRecord[] = [];
+      const marks: JournalRecord[] = [];
+      const attempts: JournalRecord[] = [];
+      const seen = new Set<string>();
+      let known = 0;
+      for (const { localId, idempotencyKey, animal, createdAt, inDoubt } of entries) {
+        const entry: SafetyEntry = { localId, idempotencyKey, animal, createdAt };
+        if (seen.has(entry.localId) || seen.has(entry.idempotencyKey)) continue;
+        seen.add(entry.localId).add(entry.idempotencyKey);
+        const before = journal.entries.get(entry.localId) ?? this.#byKey(journal, entry.idempotencyKey);
+        if (before) {
+          known += 1;
+          if (!before.settled && !before.earlier)
+            marks.push({ v: 1, at, type: 'earlier_version', localId: before.entry.localId });
+          continue;
+        }
+        kept.push({ v: 1, at, type: 'kept', batch, ...entry, earlier: true });
+        if (inDoubt) attempts.push({ v: 1, at, type: 'attempt', idempotencyKey: entry.idempotencyKey });
+      }
+      const records = [...kept, ...(kept.length > 0 ? [{ v: 1, at, type: 'batch_done', batch } as const] : [])];
+      if (records.length + marks.length > 0) await this.#append(journal, [...records, ...attempts, ...marks]);
+      return { kept: kept.length, known };
+    });
+  }
+
   /** The open entries, in the order entered, with what reading the journal found. */
   read(profileId: string): Promise<SafetyCopyRead> {
     return this.#write(profileId, async (journal) => ({
       entries: [...journal.entries.values()]
         .filter((state) => !state.settled && journal.doneBatches.has(state.batch))
-        .map((state) => ({ ...state.entry, doubtSince: state.doubtSince ?? state.pendingAttempt })),
+        .map((state) => ({
+          ...state.entry,
+          doubtSince: state.doubtSince ?? state.pendingAttempt,
+          ...(state.earlier ? { fromEarlierVersion: true as const } : {}),
+        })),
       problems: [...journal.problems],
     }));
   }
@@ -183,9 +252,8 @@ export class SafetyCopy {
   }
 
   /** `listener` is called after each change written to a journal (the open count may differ); returns the unsubscribe. */
-  onChange(listener: () => void): () => void {
-    this.#listeners.add(listener);
-    return () => void this.#listeners.delete(listener);
+  onChange(listener: () => void): Disposer {
+    return this.#changed.on(listener);
   }
 
   async #profilesOnDisk(): Promise<string[]> {
@@ -203,7 +271,7 @@ export class SafetyCopy {
     return this.#write(profileId, async (journal) => {
       await journal.file.remove();
       this.#journals.delete(profileId);
-      for (const listener of this.#listeners) queueMicrotask(listener);
+      queueMicrotask(() => this.#changed.emit());
     });
   }
 
@@ -286,6 +354,7 @@ export class SafetyCopy {
           doubtSince: record.doubtSince ?? null,
           pendingAttempt: null,
           settled: false,
+          earlier: record.earlier === true || before?.earlier === true,
         });
         journal.byKey.set(idempotencyKey, localId);
         return;
@@ -293,6 +362,11 @@ export class SafetyCopy {
       case 'batch_done':
         journal.doneBatches.add(record.batch);
         return;
+      case 'earlier_version': {
+        const state = journal.entries.get(record.localId);
+        if (state) state.earlier = true;
+        return;
+      }
       case 'attempt': {
         const state = this.#byKey(journal, record.idempotencyKey);
         if (!state) return;
@@ -334,7 +408,7 @@ export class SafetyCopy {
       throw error;
     }
     for (const record of records) this.#apply(journal, record);
-    for (const listener of this.#listeners) queueMicrotask(listener);
+    queueMicrotask(() => this.#changed.emit());
   }
 
   /**
@@ -357,6 +431,7 @@ export class SafetyCopy {
         batch: state.batch,
         ...state.entry,
         ...(doubt !== null ? { doubtSince: doubt } : {}),
+        ...(state.earlier ? { earlier: true as const } : {}),
       };
     });
     try {

@@ -12,7 +12,14 @@ import { t } from '../../../src/shared/i18n';
 import { err, type Result } from '../../../src/shared/result';
 import { buildUrl, type HttpOptions, MESSAGES, sendHttp } from '../http';
 import { type BoundKey, KeychainUnavailableError, type Scrubber, scrubDiagnosticEntry } from '../keys';
-import { type AttemptOutcome, QueueCancelledError, type RateLimitGovernor, type TaskKind } from '../rate-limit';
+import {
+  type AttemptOutcome,
+  type HeaderSource,
+  QueueCancelledError,
+  QUOTED_LENGTH,
+  type RateLimitGovernor,
+  type TaskKind,
+} from '../rate-limit';
 import { outcomeOf, resultOf } from './response-mapping';
 
 /** Whom a call is for: the profile's service address, its key, its governor, and where each attempt is reported. */
@@ -142,7 +149,17 @@ export function createExecute(options: CallTarget, scrubber: Scrubber, http: Htt
             ...(anomaly ? { note: anomaly.note } : {}),
           };
           options.onRequest?.(scrubDiagnosticEntry(entry, scrubber));
-          return { value: { result, headers, fetchedAt }, outcome: attemptOutcome(call.method, result), headers };
+          // The governor quotes an unreadable header in its notice, cut to length: keys are hidden
+          // in it first, so that no cut can leave a piece of one the service echoed.
+          const heard: HeaderSource | null = headers && {
+            get: (name) => headers.get(name),
+            quote: (value) => scrubber.text(value).slice(0, QUOTED_LENGTH),
+          };
+          return {
+            value: { result, headers, fetchedAt },
+            outcome: attemptOutcome(call.method, result),
+            headers: heard,
+          };
         },
         { retryable, ...(call.signal ? { signal: call.signal } : {}) },
       );

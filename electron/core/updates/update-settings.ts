@@ -2,8 +2,10 @@
  * Whether the installed app updates itself, and from where, as the organisation says: in its
  * policies (`UpdateMode`: "on" | "off", `UpdateFeedUrl`) or in its `profiles.json`
  * (`"updates": { "enabled": false }` or `{ "url": "https://updates.example.org/adoption-desk/" }`).
- * Without a word from it, updates come from the address the installer was built with (electron-
- * builder's `publish`, kept in `app-update.yml`); without that either, updates are off.
+ * Only the organisation's address is ever used: without one, updates are off (the address
+ * electron-builder writes into installers, `resources/app-update.yml`, is never read:
+ * electron/main/updates.ts gives electron-updater its own config). Whether this copy can check who
+ * made an update is update-trust.ts's question.
  */
 import { z } from 'zod';
 import { describeIssues } from '../../../src/shared/errors';
@@ -16,10 +18,7 @@ export const UpdatesBlock = z.object({
 });
 export type UpdatesBlock = z.infer<typeof UpdatesBlock>;
 
-export type UpdateSettings =
-  | { enabled: false; reason: string }
-  /** `feedUrl` null: the address the installer was built with. */
-  | { enabled: true; feedUrl: string | null };
+export type UpdateSettings = { enabled: false; reason: string } | { enabled: true; feedUrl: string };
 
 /**
  * Updates off, and why in the language staff read when they look (a getter: the core's language
@@ -34,17 +33,24 @@ const off = (reason: () => string): UpdateSettings => ({
 
 const isLoopback = (host: string) => host === '127.0.0.1' || host === 'localhost' || host === '[::1]';
 
-/** The feed address if it is one the app may fetch code from: https, or http on this computer (tests). */
+/**
+ * The feed address if it is one the app may fetch its own code from: https; plain http on this
+ * computer only in a development build (an installed app would take its code from whichever local
+ * user holds that port first).
+ */
 type FeedProblem = 'notAddress' | 'https' | 'credentials';
 
-function feedAddress(raw: string): { ok: true; url: string } | { ok: false; problem: FeedProblem } {
+function feedAddress(
+  raw: string,
+  development: boolean,
+): { ok: true; url: string } | { ok: false; problem: FeedProblem } {
   let url: URL;
   try {
     url = new URL(raw.trim());
   } catch {
     return { ok: false, problem: 'notAddress' };
   }
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url.hostname)))
+  if (url.protocol !== 'https:' && !(development && url.protocol === 'http:' && isLoopback(url.hostname)))
     return { ok: false, problem: 'https' };
   if (url.username || url.password) return { ok: false, problem: 'credentials' };
   return { ok: true, url: url.href.endsWith('/') ? url.href : `${url.href}/` };
@@ -57,7 +63,10 @@ function feedAddress(raw: string): { ok: true; url: string } | { ok: false; prob
  */
 export function readUpdateSettings(
   block: unknown,
-  options: { sourceName: string; builtFeed: boolean },
+  options: {
+    sourceName: string;
+    /** Not the installed app: http on this computer is allowed (tests). */ development: boolean;
+  },
 ): { settings: UpdateSettings; problems: string[] } {
   const parsed = UpdatesBlock.safeParse(block ?? {});
   if (!parsed.success) {
@@ -74,7 +83,7 @@ export function readUpdateSettings(
   const { enabled, url } = parsed.data;
   if (enabled === false) return { settings: off(() => t('coreUpdates.switchedOff')), problems: [] };
   if (url) {
-    const feed = feedAddress(url);
+    const feed = feedAddress(url, options.development);
     if (!feed.ok) {
       const args = { source: options.sourceName, problem: feed.problem };
       return {
@@ -84,6 +93,5 @@ export function readUpdateSettings(
     }
     return { settings: { enabled: true, feedUrl: feed.url }, problems: [] };
   }
-  if (!options.builtFeed) return { settings: off(() => t('coreUpdates.noAddress')), problems: [] };
-  return { settings: { enabled: true, feedUrl: null }, problems: [] };
+  return { settings: off(() => t('coreUpdates.noAddress')), problems: [] };
 }

@@ -5,10 +5,9 @@
  *
  * The window's components call the reactive `t` of src/i18n, which reads this one.
  */
-import { english } from './english';
-// Every area of English. The window's build replaces this module with an empty one and imports
-// each area where it is used instead (electron.vite.config.ts, `englishAreas`).
-import './generated/en';
+// All of English; the window's build takes the messages src/ names instead (generated/en-window.ts,
+// electron.vite.config.ts): the core's own reach a window as text.
+import english from './generated/en';
 import type { MessageKey, Messages } from './generated/messages';
 import { useZodLanguage } from '../zod';
 import type { Language } from './languages';
@@ -18,7 +17,7 @@ export type { MessageKey, Messages };
 export type MessageArgs<K extends MessageKey> = Parameters<Messages[K]>;
 
 const LOADERS: Record<Language, () => Promise<{ default: Messages }>> = {
-  en: () => Promise.resolve({ default: english as Messages }),
+  en: () => Promise.resolve({ default: english }),
   es: () => import('./generated/es'),
   'en-XA': () => import('./generated/en-XA'),
 };
@@ -26,9 +25,9 @@ const LOADERS: Record<Language, () => Promise<{ default: Messages }>> = {
 let current: { language: Language; messages: Partial<Messages> } = { language: 'en', messages: english };
 
 /**
- * A message the code asked for and the loaded catalogue does not have: in the window, an English area
- * its build did not import where the key is used (a key made at run time from pieces it could not
- * see). Said on the console (the e2e suite fails on console errors); staff see the key, not nothing.
+ * A message the code asked for and the loaded catalogue does not have: in the window, an English
+ * message `npm run messages` did not see src/ name (a key made at run time from pieces it could
+ * not see). Said on the console (the e2e suite fails on console errors); staff see the key, not nothing.
  */
 function missing(key: string): string {
   console.error(`the message ${key} is not loaded`);

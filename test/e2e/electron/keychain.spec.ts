@@ -1,17 +1,17 @@
 /**
  * Electron (issue 21): the key staff type is kept by the main process in the operating system's
  * keychain through keytar (Secret Service on Linux, Keychain on macOS, Credential Manager on
- * Windows), bound to the profile's origin, and read back here from that same keychain; it never
- * stays in the page.
+ * Windows), bound to the profile's origin, and read back here from that same keychain (through
+ * the same Electron binary, `secretStore`: on macOS a read by this Node would raise a Keychain
+ * prompt, support/electron-keychain.ts); it never stays in the page.
  */
-import { openOsKeychain } from '../../../electron/core/keys/os-keychain';
 import { expect, test } from '../fixtures';
 
 test.use({ storeKey: false });
 
 test('Electron: a key saved in Keys and profiles is in the OS keychain, bound to the service’s origin', async ({
   app,
-  keychainService,
+  secretStore,
 }) => {
   const { page, service } = app;
   await expect(page.getByRole('region', { name: 'API key needed' })).toBeVisible();
@@ -22,8 +22,7 @@ test('Electron: a key saved in Keys and profiles is in the OS keychain, bound to
   await expect(card.getByTestId('key-state')).toHaveText('Key saved');
   await expect(card.getByLabel('API key')).toHaveValue('');
 
-  const keychain = await openOsKeychain(keychainService);
-  const stored = JSON.parse((await keychain.get('local')) ?? 'null') as {
+  const stored = JSON.parse((await secretStore.get('local')) ?? 'null') as {
     v: number;
     origin: string;
     key: string;

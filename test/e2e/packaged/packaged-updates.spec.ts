@@ -1,67 +1,49 @@
 /**
- * The real updater of the packaged app (issue 21, item 4) against a feed served by this test:
- * electron-updater's generic provider, pointed at it the way IT points it (the `updates.url` of
- * the organisation's profiles.json beside app.asar, in a copy of the app). The app looks for an
- * update soon after it starts, reads the feed's manifest, and downloads the newer version in the
- * background; on Windows the download is verified (sha512) and staff are told it installs when
- * they close the app (nothing is waiting to be sent). macOS hands a download to Squirrel.Mac, which
- * accepts only a signed app: there the test stops at the manifest and the download being asked for.
- * Linux: a `--dir` build is not an AppImage, which electron-updater needs to update on Linux, so
- * the test is skipped there with that reason. The process is killed at the end, never quit, so the
- * stand-in installer never runs.
+ * The packaged app's updates against feeds served by this test, through the door an attacker would
+ * use: the feed (issues 30 and 31). Whoever serves the feed chooses the file and the hash
+ * electron-updater checks, so an update may come only from the organisation's https address and
+ * only to a copy that can check who made it (electron/core/updates/update-trust.ts). The package CI
+ * builds (`electron-builder --dir`, unsigned, not installed by a setup program) can check no one:
+ * - Linux: never updates itself (the package manager does);
+ * - Windows: not the per-user setup (the MSI and copies are left to IT), and unsigned;
+ * - macOS: ad-hoc signed, so Squirrel.Mac could never accept an update.
+ * Each says so in Diagnostics and never connects to the feed. A feed on this computer over plain
+ * http (any local user could hold its port first) is refused by the installed app as well.
+ * The feeds count every TCP connection, so even a TLS attempt on the wrong scheme would show.
+ * The app's first look would come 30 s after start (core/updates FIRST_CHECK_AFTER_MS); an "off"
+ * state schedules none (test/electron/core/updates/update-policy.test.ts), which Diagnostics shows.
  */
-import { type Browser, chromium, expect, test } from '@playwright/test';
-import { createHash, randomBytes } from 'node:crypto';
+import { type Browser, chromium, expect, type Page, test } from '@playwright/test';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { copyPackagedApp, packagedApp, resourcesOf, start, stop } from '../support/packaged-app';
+import { copyPackagedApp, dataFolderArgs, requirePackagedApp, resourcesOf, start, stop } from '../support/packaged-app';
 
-const { executable, missing } = packagedApp();
-if (missing) console.log(`[packaged updates] skipped: ${missing}`);
-
-const MANIFEST = process.platform === 'darwin' ? 'latest-mac.yml' : 'latest.yml';
-const FILE = process.platform === 'darwin' ? 'Adoption-Desk-99.0.0-mac.zip' : 'Adoption-Desk-99.0.0-setup.exe';
+/** Why this unsigned, uninstalled copy does not update itself, as Diagnostics says it (en). */
+const UNTRUSTED: Partial<Record<NodeJS.Platform, RegExp>> = {
+  linux: /On Linux, Adoption Desk is updated by your package manager/,
+  win32: /This copy was not installed by the Adoption Desk setup program/,
+  darwin: /This copy of Adoption Desk is not signed, so it cannot check that an update comes from its publisher/,
+};
 
 test.describe('the packaged app’s updates', () => {
-  test.skip(missing !== null, missing ?? '');
-  test.skip(
-    process.platform === 'linux',
-    'electron-updater updates an AppImage on Linux only; the --dir build is not one (electron-updater AppImageUpdater)',
-  );
-  test.setTimeout(180_000);
+  const executable = requirePackagedApp(test, 'packaged updates');
+  test.setTimeout(120_000);
 
   let home: string;
   let feed: Server;
-  const asked: string[] = [];
+  let connections: number;
 
   test.beforeEach(async () => {
     home = mkdtempSync(join(tmpdir(), 'adoption-packaged-updates-'));
-    const payload = randomBytes(64 * 1024);
-    const sha512 = createHash('sha512').update(payload).digest('base64');
-    const manifest = [
-      'version: 99.0.0',
-      'files:',
-      `  - url: ${FILE}`,
-      `    sha512: ${sha512}`,
-      `    size: ${payload.length}`,
-      `path: ${FILE}`,
-      `sha512: ${sha512}`,
-      "releaseDate: '2026-11-24T00:00:00.000Z'",
-      '',
-    ].join('\n');
-    feed = createServer((request, response) => {
-      const path = (request.url ?? '').split('?')[0] ?? '';
-      asked.push(path);
-      if (path === `/${MANIFEST}`) response.writeHead(200, { 'Content-Type': 'text/yaml' }).end(manifest);
-      else if (path === `/${FILE}`)
-        response
-          .writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': payload.length })
-          .end(payload);
-      else response.writeHead(404).end();
-    });
+    connections = 0;
+    // A feed that would serve a newer version to anyone who asked.
+    feed = createServer((_request, response) =>
+      response.writeHead(200, { 'Content-Type': 'text/yaml' }).end('version: 99.0.0\n'),
+    );
+    feed.on('connection', () => (connections += 1));
     await new Promise<void>((resolve) => feed.listen(0, '127.0.0.1', resolve));
   });
 
@@ -70,37 +52,46 @@ test.describe('the packaged app’s updates', () => {
     rmSync(home, { recursive: true, force: true });
   });
 
-  test('finds the newer version on the organisation’s feed and downloads it in the background', async () => {
-    const url = `http://127.0.0.1:${(feed.address() as AddressInfo).port}/`;
+  /** A copy of the app whose organisation settings name `url` as the update feed; Diagnostics' update line. */
+  async function updateStateWithFeed(url: string): Promise<string> {
     const exe = copyPackagedApp(executable, home);
     const settingsFile = join(resourcesOf(exe), 'profiles.json');
     const settings = JSON.parse(readFileSync(settingsFile, 'utf8')) as Record<string, unknown>;
     writeFileSync(settingsFile, JSON.stringify({ ...settings, updates: { url } }));
-
-    const env: NodeJS.ProcessEnv = { ...process.env, XDG_CONFIG_HOME: home, APPDATA: home };
+    const env: NodeJS.ProcessEnv = { ...process.env };
     delete env.ELECTRON_RUN_AS_NODE;
-    const app = start(exe, [], env);
+    const app = start(exe, dataFolderArgs(join(home, 'user-data')), env);
     let browser: Browser | null = null;
     try {
       const outcome = await app.outcome;
       if (!('devtools' in outcome)) throw new Error(`the app ended: ${JSON.stringify(outcome)}\n${app.output()}`);
-      // The first look comes soon after start (core/updates: FIRST_CHECK_AFTER_MS).
-      await expect.poll(() => asked, { timeout: 90_000 }).toContain(`/${MANIFEST}`);
-      await expect.poll(() => asked, { timeout: 60_000 }).toContain(`/${FILE}`);
-      if (process.platform === 'win32') {
-        browser = await chromium.connectOverCDP(outcome.devtools);
-        const page = browser
-          .contexts()[0]!
-          .pages()
-          .find((p) => p.url().startsWith('app://'))!;
-        await expect(page.getByTestId('update-notice')).toHaveText(
-          'Update ready: version 99.0.0 installs when you close Adoption Desk.',
-          { timeout: 60_000 },
-        );
-      }
+      browser = await chromium.connectOverCDP(outcome.devtools);
+      const context = browser.contexts()[0]!;
+      const page: Page =
+        context.pages().find((p) => p.url().startsWith('app://')) ??
+        (await context.waitForEvent('page', (p) => p.url().startsWith('app://') || p.url() === 'about:blank'));
+      await page.waitForURL(/^app:\/\/adoption-desk\//);
+      await page.getByRole('link', { name: 'Diagnostics' }).click();
+      const state = page.getByTestId('update-state');
+      await expect(state).toHaveText(/^Off: /);
+      return (await state.textContent()) ?? '';
     } finally {
       await browser?.close().catch(() => undefined);
       await stop(app);
     }
+  }
+
+  test('an https feed: this unsigned copy does not look, says why, and the feed sees no connection', async () => {
+    const port = (feed.address() as AddressInfo).port;
+    const state = await updateStateWithFeed(`https://127.0.0.1:${port}/`);
+    expect(state).toMatch(UNTRUSTED[process.platform] ?? /cannot check who made an update/);
+    expect(connections).toBe(0);
+  });
+
+  test('a plain-http feed on this computer: refused by the installed app, the feed sees no connection', async () => {
+    const port = (feed.address() as AddressInfo).port;
+    const state = await updateStateWithFeed(`http://127.0.0.1:${port}/`);
+    expect(state).toMatch(/the update address must use https:\/\//);
+    expect(connections).toBe(0);
   });
 });

@@ -28,6 +28,10 @@ export interface HostProcessOptions {
   serviceUrl: string;
   keychainService: string;
   logFile: string;
+  /** The source tree whose `electron/host/cli.ts` runs (default: this one; an earlier version's, support/earlier-version.ts). */
+  root?: string;
+  /** Its built renderer (default: this run's build). */
+  rendererDir?: string;
 }
 
 export interface HostProcess {
@@ -48,10 +52,11 @@ export interface HostProcess {
 
 /** Starts the host and resolves once it printed its address (the first line of stdout). */
 export async function startHostProcess(options: HostProcessOptions): Promise<HostProcess> {
+  const root = options.root ?? ROOT;
   const args = [
     '--import',
     'tsx',
-    join(ROOT, 'electron/host/cli.ts'),
+    join(root, 'electron/host/cli.ts'),
     ...(options.port !== undefined ? ['--port', String(options.port)] : []),
     '--data-dir',
     options.dataDir,
@@ -60,9 +65,9 @@ export async function startHostProcess(options: HostProcessOptions): Promise<Hos
     '--keychain-service',
     options.keychainService,
     '--renderer-dir',
-    join(e2eOutDir(), 'renderer'),
+    options.rendererDir ?? join(e2eOutDir(), 'renderer'),
   ];
-  const child: ChildProcess = spawn(process.execPath, args, { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, args, { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
   const log = createWriteStream(options.logFile, { flags: 'a' });
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   void exited.then(() => log.end());

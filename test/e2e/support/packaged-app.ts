@@ -7,15 +7,42 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { cpSync, existsSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
+import type { test as PlaywrightTest } from '@playwright/test';
+import { electronRequired, oneLineError, type Presence, REQUIRE_ELECTRON_ENV } from './app-kind';
 
-export function packagedApp(): { executable: string; missing: string | null } {
-  const executable = process.env.ADOPTION_PACKAGED_APP ?? '';
+/** Whether the packaged project can run: the executable, or why not (skip; under ADOPTION_REQUIRE_ELECTRON=1, fail). */
+export function packagedAppPresence(
+  env: NodeJS.ProcessEnv,
+  exists: (path: string) => boolean = existsSync,
+): { kind: 'run'; executable: string } | Exclude<Presence, { kind: 'run' }> {
+  const executable = env.ADOPTION_PACKAGED_APP ?? '';
   const missing = !executable
     ? 'ADOPTION_PACKAGED_APP is not set (the GitHub workflow sets it after electron-builder --dir)'
-    : !existsSync(executable)
+    : !exists(executable)
       ? `ADOPTION_PACKAGED_APP=${executable} does not exist`
       : null;
-  return { executable, missing };
+  if (missing === null) return { kind: 'run', executable };
+  if (electronRequired(env)) return { kind: 'fail', message: `${REQUIRE_ELECTRON_ENV}=1 but ${missing}` };
+  return { kind: 'skip', reason: missing };
+}
+
+/**
+ * For a packaged spec's `test.describe`: the executable to start. Where it is missing the tests
+ * skip with the reason (printed once per file), or, under ADOPTION_REQUIRE_ELECTRON=1, each fails
+ * with one line naming what is missing.
+ */
+export function requirePackagedApp(test: typeof PlaywrightTest, label: string): string {
+  const presence = packagedAppPresence(process.env);
+  if (presence.kind === 'run') return presence.executable;
+  if (presence.kind === 'skip') {
+    console.log(`[${label}] skipped: ${presence.reason}`);
+    test.skip(true, presence.reason);
+  } else {
+    test.beforeEach(() => {
+      throw oneLineError(presence.message);
+    });
+  }
+  return '';
 }
 
 /** The app's resources folder: beside the executable, or Contents/Resources in a macOS bundle. */
@@ -62,10 +89,29 @@ export function start(exe: string, args: string[], env: NodeJS.ProcessEnv): Star
   return { process: child, output: () => text, outcome };
 }
 
-/** Ends it (never a graceful quit: that would run an update's installer) and waits for the exit. */
+/**
+ * Ends it hard and waits for the exit: never a graceful quit, which would run an update's installer.
+ * SIGKILL, because Electron takes SIGTERM (Node's default `kill()`) as a quit: it installs shutdown
+ * signal handlers that call Browser::Quit, so before-quit, will-quit and electron-updater's quit
+ * handler run (shell/browser/electron_browser_main_parts.cc:596-600). On Windows every signal
+ * Node sends is TerminateProcess.
+ */
 export async function stop(started: Started): Promise<void> {
   if (started.process.exitCode !== null || started.process.signalCode !== null) return;
   const exited = new Promise((resolve) => started.process.once('exit', resolve));
-  started.process.kill();
+  started.process.kill('SIGKILL');
   await exited;
+}
+
+/**
+ * A data folder of the test's own for the packaged app, on every system: Chromium's
+ * `--user-data-dir`, which Electron honours before any app code runs (shell/app/
+ * electron_main_delegate.cc:248-255 overrides chrome::DIR_USER_DATA in PreSandboxStartup), and
+ * which app.getPath('userData') returns (shell/browser/api/electron_api_app.cc:427). The packaged
+ * app ignores ADOPTION_USER_DATA_DIR by design (startup-settings.ts), and APPDATA does not move it
+ * on Windows: appData there is base::DIR_ROAMING_APP_DATA, the known folder, not the variable
+ * (shell/common/electron_paths.h:43).
+ */
+export function dataFolderArgs(dir: string): string[] {
+  return [`--user-data-dir=${dir}`];
 }

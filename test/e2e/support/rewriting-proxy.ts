@@ -6,7 +6,7 @@
  *
  * `proxiedTest` is the e2e `test` with the fixture service behind such a proxy: the app's
  * Local demo profile talks to the proxy, and the test sets `rewriting.rewrite` when it wants a
- * misbehaviour.
+ * misbehaviour, or `rewriting.answerInstead` to answer some requests in the service's place.
  */
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -21,12 +21,30 @@ export interface ProxiedRequest {
 /** Returns the new body text of a 2xx answer, or null to pass it through unchanged. */
 export type Rewrite = (request: ProxiedRequest, body: string) => string | null;
 
+/** An answer given in the service's place (the request never reaches it). */
+export interface StandInAnswer {
+  status: number;
+  /** JSON, e.g. an Error body of interface.md: `{ code, message, status }`. */
+  body: string;
+}
+
+/** Given each request and its body text: an answer in the service's place, or null to forward it. */
+export type AnswerInstead = (request: ProxiedRequest, body: string) => StandInAnswer | null;
+
 export interface RewritingProxy {
   /** Sends everything to the service at `upstreamUrl`; returns the proxy's base address (same path). */
   forwardTo(upstreamUrl: string): string;
   rewrite: Rewrite | null;
   /** The answers that were rewritten, in order. */
   readonly rewritten: ProxiedRequest[];
+  /**
+   * Answers some requests itself, as the service would (a refusal the app cannot provoke, since it
+   * validates as the service does). The same in both e2e projects: the core (in the test process
+   * or in Electron's main) sends its HTTP requests here either way.
+   */
+  answerInstead: AnswerInstead | null;
+  /** The requests answered in the service's place, in order. */
+  readonly answeredInstead: ProxiedRequest[];
   stop(): Promise<void>;
 }
 
@@ -45,6 +63,7 @@ export async function startRewritingProxy(): Promise<RewritingProxy> {
   let upstream: URL | null = null;
   const sockets = new Set<Socket>();
   const rewritten: ProxiedRequest[] = [];
+  const answeredInstead: ProxiedRequest[] = [];
   const server = createServer((request, response) => {
     void (async () => {
       const body = await readBody(request);
@@ -56,6 +75,17 @@ export async function startRewritingProxy(): Promise<RewritingProxy> {
       }
       const path = request.url ?? '/';
       const method = request.method ?? 'GET';
+      const relative = { method, path: path.startsWith(basePath) ? path.slice(basePath.length) : path };
+      const instead = proxy.answerInstead?.(relative, body.toString('utf8')) ?? null;
+      if (instead) {
+        answeredInstead.push(relative);
+        response.writeHead(instead.status, {
+          'Content-Type': 'application/json',
+          'Content-Length': String(Buffer.byteLength(instead.body)),
+        });
+        response.end(instead.body);
+        return;
+      }
       let answer: Response;
       try {
         answer = await fetch(`${upstream.origin}${path}`, {
@@ -69,7 +99,6 @@ export async function startRewritingProxy(): Promise<RewritingProxy> {
         return;
       }
       let text = await answer.text();
-      const relative = { method, path: path.startsWith(basePath) ? path.slice(basePath.length) : path };
       const changed = answer.ok && proxy.rewrite ? proxy.rewrite(relative, text) : null;
       if (changed !== null) {
         text = changed;
@@ -96,6 +125,8 @@ export async function startRewritingProxy(): Promise<RewritingProxy> {
     },
     rewrite: null,
     rewritten,
+    answerInstead: null,
+    answeredInstead,
     async stop() {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       for (const socket of sockets) socket.destroy();

@@ -14,6 +14,14 @@ import { MemorySecretStore } from '../../../electron/core/keys/memory-secret-sto
 import { type AppOnHost, startAppOnHost } from '../../../electron/host';
 import { HOST_PORT_FILE } from '../../../electron/host/host-port';
 
+/** Whether this computer has an IPv6 loopback address (the [::1] test needs one). */
+const hasV6 = await new Promise<boolean>((resolve) => {
+  const probe = createServer();
+  probe.once('error', () => resolve(false));
+  probe.listen({ port: 0, host: '::1' }, () => probe.close(() => resolve(true)));
+});
+if (!hasV6) console.log('the [::1] port test skipped: this computer has no IPv6 loopback address');
+
 describe('browser host port per data folder', () => {
   let dataDir: string;
   const running: AppOnHost[] = [];
@@ -27,11 +35,11 @@ describe('browser host port per data folder', () => {
       logError: () => {},
       ...(port !== undefined ? { port } : {}),
     }).then((app) => (running.push(app), app));
-  const occupy = (port: number) =>
+  const occupy = (port: number, host = '127.0.0.1') =>
     new Promise<Server>((done, fail) => {
       const server = createServer();
       server.once('error', fail);
-      server.listen(port, '127.0.0.1', () => done(server));
+      server.listen({ port, host, ipv6Only: host === '::1' }, () => done(server));
       blockers.push(server);
     });
 
@@ -76,13 +84,34 @@ describe('browser host port per data folder', () => {
       () => null,
       (error: unknown) => error as Error,
     );
-    expect(failure?.message).toContain(`Port ${port}`);
+    expect(failure?.message).toContain(`Port ${port} on 127.0.0.1 is in use`);
     expect(failure?.message).toContain(new URL(first.host.url).origin);
     expect(failure?.message).toContain(dataDir);
     expect(failure?.message).toMatch(/queue/);
     expect(failure?.message).toMatch(/ss -ltnp|lsof/);
     expect(failure?.message).toMatch(/--port/);
   });
+
+  it.skipIf(!hasV6)(
+    'refuses to start when another program holds the remembered port on [::1] (issue 31, item 1)',
+    async () => {
+      const first = await start();
+      const port = first.host.port;
+      await first.stop();
+      running.length = 0;
+      await occupy(port, '::1');
+      const failure = await start().then(
+        () => null,
+        (error: unknown) => error as Error,
+      );
+      expect(failure?.name).toBe('PortTakenError');
+      expect(failure?.message).toMatch(
+        new RegExp(`^Port ${port} on \\[::1\\] is in use, so Adoption Desk did not start\\.`),
+      );
+      expect(failure?.message).toContain('launch link and the session');
+      expect(failure?.message).toContain(new URL(first.host.url).origin);
+    },
+  );
 
   it('starts on a port given explicitly, leaving the remembered one as it is', async () => {
     const first = await start();

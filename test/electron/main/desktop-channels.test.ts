@@ -3,7 +3,17 @@
  * against the stand-in `electron`: sender checked, payload zod-parsed, dialog and print called
  * as Electron's docs describe (docs/api/dialog.md, docs/api/web-contents.md), file written whole.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -65,6 +75,40 @@ describe('desktop channels (Electron main, stand-in electron)', () => {
     expect(readdirSync(folder).filter((name) => name.includes('.tmp-'))).toEqual([]);
   });
 
+  // Symbolic links need a privilege on Windows; the attack is another user's link in a shared POSIX folder.
+  it.skipIf(process.platform === 'win32')(
+    'never writes through a link planted at a temporary name beside the export (issue 31, item 7)',
+    async () => {
+      const { call } = await start();
+      // A team folder another user may write to: they plant links at the names the export's
+      // temporary file would have (`<target>.tmp-<pid>-<n>`), pointing at a file of the staff member.
+      const team = join(folder, 'team');
+      const victim = join(folder, 'bashrc');
+      writeFileSync(victim, 'export PATH=$HOME/bin:$PATH\n');
+      const target = join(team, 'animals.csv');
+      mkdirSync(team);
+      const planted = Array.from({ length: 50 }, (_, n) => `${target}.tmp-${process.pid}-${n + 1}`);
+      for (const name of planted) symlinkSync(victim, name);
+
+      standIn.current.saveDialogs.answer = { canceled: false, filePath: target };
+      const text = 'name,category\r\nRex,1\r\n';
+      expect(await call('saveFile', { suggestedName: 'animals.csv', text })).toEqual({
+        ok: true,
+        data: { saved: true, fileName: 'animals.csv' },
+      });
+      expect(readFileSync(victim, 'utf8')).toBe('export PATH=$HOME/bin:$PATH\n');
+      expect(lstatSync(target).isSymbolicLink()).toBe(false);
+      expect(readFileSync(target, 'utf8')).toBe(text);
+      // the planted links are left as they were, and no temporary file of ours is left behind
+      for (const name of planted) expect(readlinkSync(name)).toBe(victim);
+      expect(
+        readdirSync(team)
+          .filter((name) => name.includes('.tmp-'))
+          .sort(),
+      ).toEqual(planted.map((name) => name.slice(team.length + 1)).sort());
+    },
+  );
+
   it('writes nothing when staff cancel the dialog, and says so', async () => {
     const { call } = await start();
     standIn.current.saveDialogs.answer = { canceled: true, filePath: '' };
@@ -117,3 +161,5 @@ describe('desktop channels (Electron main, stand-in electron)', () => {
     expect(await call('printPage', {})).toEqual({ ok: true, data: { printed: false, reason: 'Print job canceled' } });
   });
 });
+if (process.platform === 'win32')
+  console.log('desktop channels: the planted-link export case skipped: symbolic links need a privilege on Windows');

@@ -4,9 +4,12 @@
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createEventBus } from '../../../electron/core/api/event-bus';
+import { createAppCore } from '../../../electron/core/app-core';
+import { MemorySecretStore } from '../../../electron/core/keys/memory-secret-store';
+import type { MainCore } from '../../../electron/main/main-process';
 import { useLanguage } from '../../../src/shared/i18n';
 import { ok } from '../../../src/shared/result';
 import { createElectronStandIn, type ElectronStandIn, FakeWebContents } from './electron-stand-in';
@@ -31,7 +34,7 @@ describe('main process: origin, permissions, menu, start-up failure', () => {
     dispose,
   };
 
-  async function start(options: { packaged?: boolean; createCore?: () => Promise<typeof core> } = {}) {
+  async function start(options: { packaged?: boolean; createCore?: (dataDir: string) => Promise<MainCore> } = {}) {
     const main = startMainProcess({
       outDir,
       createCore: options.createCore ?? (async () => core),
@@ -59,7 +62,7 @@ describe('main process: origin, permissions, menu, start-up failure', () => {
     expect(standIn.current.windows[0]?.loadedUrl).toBe(PAGE);
   });
 
-  it('lets the app page in the main window main frame write to the clipboard, and nothing else', async () => {
+  it('lets the app page in the main window main frame write to the clipboard and keep its storage, nothing else', async () => {
     await start();
     const win = standIn.current.windows[0]!;
     const { requestHandler, checkHandler } = standIn.current.permissions;
@@ -71,6 +74,8 @@ describe('main process: origin, permissions, menu, start-up failure', () => {
     const main = { requestingUrl: `${PAGE}#/diagnostics`, isMainFrame: true };
     expect(request(win.webContents, 'clipboard-sanitized-write', main)).toBe(true);
     expect(checkHandler?.(win.webContents, 'clipboard-sanitized-write', 'app://adoption-desk', main)).toBe(true);
+    expect(request(win.webContents, 'persistent-storage', main)).toBe(true);
+    expect(checkHandler?.(win.webContents, 'persistent-storage', 'app://adoption-desk', main)).toBe(true);
 
     const refused: [unknown, string, unknown][] = [
       [win.webContents, 'clipboard-read', main],
@@ -80,6 +85,8 @@ describe('main process: origin, permissions, menu, start-up failure', () => {
       [win.webContents, 'clipboard-sanitized-write', { isMainFrame: true }],
       [new FakeWebContents(), 'clipboard-sanitized-write', main],
       [null, 'clipboard-sanitized-write', main],
+      [win.webContents, 'persistent-storage', { requestingUrl: 'https://evil.example/', isMainFrame: true }],
+      [new FakeWebContents(), 'persistent-storage', main],
     ];
     for (const [contents, permission, details] of refused) {
       expect(request(contents, permission, details), `${permission} ${JSON.stringify(details)}`).toBe(false);
@@ -124,6 +131,37 @@ describe('main process: origin, permissions, menu, start-up failure', () => {
     ]);
     expect(standIn.current.module.app.exitCodes).toEqual([1]);
     expect(standIn.current.windows).toEqual([]);
+  });
+
+  it('a data folder another Adoption Desk uses: the dialog says so, in the system language, and the app exits (issue 31, item 6)', async () => {
+    const openCore = (dataDir: string) =>
+      createAppCore({
+        fetch: globalThis.fetch,
+        dataDir,
+        secretStore: new MemorySecretStore(),
+        builtIns: { file: resolve(import.meta.dirname, '../../../resources/profiles.json') },
+        logError: () => {},
+      });
+    // `npm run host` on the same data folder, already running
+    const other = await openCore(userData);
+    standIn.current.module.app.systemLanguages = ['es-ES'];
+    try {
+      expect(
+        await start({ createCore: async (dataDir: string) => ({ ...(await openCore(dataDir)), dispose }) }),
+      ).toBeNull();
+      expect(standIn.current.dialogs).toEqual([
+        {
+          title: 'Adoption Desk no pudo iniciarse',
+          content: expect.stringMatching(/^Otro Adoption Desk ya está usando la carpeta de datos /),
+        },
+      ]);
+      expect(standIn.current.dialogs[0]?.content).toContain(userData);
+      expect(standIn.current.module.app.exitCodes).toEqual([1]);
+      expect(standIn.current.windows).toEqual([]);
+    } finally {
+      await useLanguage('en');
+      await other.dispose();
+    }
   });
 
   it('treats a page that fails to load as a start-up failure, and disposes the core', async () => {

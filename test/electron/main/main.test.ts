@@ -1,6 +1,6 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, normalize } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createEventBus } from '../../../electron/core/api/event-bus';
 import type { Router } from '../../../electron/core/api/router';
@@ -58,7 +58,8 @@ describe('Electron main process (with a stand-in for electron)', () => {
       webviewTag: false,
       webSecurity: true,
       allowRunningInsecureContent: false,
-      preload: '/opt/adoption-desk/out/preload/index.cjs',
+      // the system's separators: on Windows the same path with backslashes
+      preload: normalize('/opt/adoption-desk/out/preload/index.cjs'),
     });
     expect(win.loadedUrl).toBe('app://adoption-desk/index.html');
   });

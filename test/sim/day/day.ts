@@ -134,10 +134,10 @@ export class Day {
   async ensureRunning(device: SimDevice): Promise<boolean> {
     if (device.state === 'crashed' || device.state === 'stopped') {
       this.note(`${device.name}: staff start the app again`);
-      if (!(await this.world.drive(device.startCore()))) return false;
+      if (!(await this.started(device))) return false;
     } else if (device.state === 'host-down') {
       this.note(`${device.name}: staff start the host again and reload its pages`);
-      if (!(await this.world.drive(device.startCore()))) return false;
+      if (!(await this.started(device))) return false;
       for (const window of device.liveWindows()) {
         window.die();
         if (!(await this.world.drive(device.openWindow()))) return false;
@@ -160,6 +160,13 @@ export class Day {
     if (window && device.alive) await this.world.saveKey(window);
     this.render();
     return device.alive && device.profileId !== null;
+  }
+
+  /** Starts the device's app; false when it did not start (yet, or at all: the app says why). */
+  async started(device: SimDevice): Promise<boolean> {
+    const done = await this.world.drive(device.startCore());
+    if (done && !done.value) this.note(`${device.name}: the app does not start (the disk is full)`);
+    return done?.value === true;
   }
 
   windowOf(device: SimDevice, index: number): SimWindow | null {

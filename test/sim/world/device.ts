@@ -14,6 +14,7 @@
  * - the site's data is cleared (IndexedDB gone under the open windows), the disk fills up.
  */
 import { createAppCore, type AppCore } from '../../../electron/core/app-core';
+import type { ProcessProbe } from '../../../electron/core/data-folder';
 import type { SecretStore } from '../../../electron/core/keys/secret-store';
 import type { AppStores } from '../../../src/app/app-stores.svelte';
 import { createApp } from '../../../src/app/app-stores.svelte';
@@ -113,6 +114,19 @@ export class SimDevice {
     this.dataDir = `${mountDisk(name, () => this.#fs())}/data`;
   }
 
+  /**
+   * The computer's processes as the data folder's lock sees them: each run of the core is a
+   * process of its own (its id: the run's number), running until it dies (the simulator's all
+   * share one real process, whose id the lock would otherwise take for every one of them).
+   */
+  readonly #processes: ProcessProbe = {
+    self: async () => ({ pid: this.#runs, startedAt: this.loop.now(), linuxStart: `${this.name}/${this.#runs}` }),
+    inspect: async (pid) =>
+      pid === this.#runs && this.run !== null && !this.run.owner.dead
+        ? { running: true, linuxStart: `${this.name}/${pid}`, startedAt: null }
+        : { running: false },
+  };
+
   #fs(): DiskFs {
     // Calls from no running core (a dead one's last steps) never return.
     return this.run?.fs ?? this.disk.view({ name: `${this.name} (down)`, dead: true });
@@ -126,31 +140,53 @@ export class SimDevice {
     return this.windows.filter((window) => window.alive);
   }
 
-  /** Starts the core (a new run of the process on the same disk and keychain). */
-  async startCore(): Promise<void> {
+  /**
+   * Starts the core (a new run of the process on the same disk and keychain). False when it did
+   * not start: with the disk full, the data folder's lock cannot be written and the app says so
+   * and quits (Electron: a dialog); staff try again later. Any other refusal fails the day.
+   */
+  async startCore(): Promise<boolean> {
     this.#runs += 1;
     const owner: Owner = { name: `${this.name} core #${this.#runs}`, dead: false };
     const fs = this.disk.view(owner);
     const run: CoreRun = { owner, fs, core: null as unknown as AppCore };
+    const before = this.state;
     this.run = run;
     this.state = 'running';
-    run.core = await createAppCore({
-      fetch: this.service.fetchFor(this.name, owner),
-      dataDir: this.dataDir,
-      secretStore: this.keychain,
-      builtIns: BUILT_INS,
-      clock: this.loop.clockFor(owner),
-      journalFs: fs.asJournalFs(),
-      logError: (line) => {
-        if (!owner.dead) this.traffic.outOfCore.push(`log: ${line}`);
-      },
-    });
+    try {
+      run.core = await this.#createCore(run);
+    } catch (error) {
+      const code = ((error as Error).cause as NodeJS.ErrnoException | undefined)?.code;
+      if (!(code === 'ENOSPC' && this.disk.full) || owner.dead) throw error;
+      owner.dead = true;
+      this.run = null;
+      this.state = before === 'running' ? 'stopped' : before;
+      this.crashes['did not start (disk full)'] = (this.crashes['did not start (disk full)'] ?? 0) + 1;
+      this.traffic.outOfCore.push(`start refused: ${(error as Error).message}`);
+      return false;
+    }
     run.core.events.subscribe((event, payload) => {
       if (owner.dead) return;
       if (event === 'profiles') this.ownCustom(payload);
       const text = JSON.stringify(payload);
       this.traffic.outOfCore.push(`event ${event}: ${text}`);
       for (const window of this.liveWindows()) window.event(run, event, text);
+    });
+    return true;
+  }
+
+  #createCore({ owner, fs }: CoreRun): Promise<AppCore> {
+    return createAppCore({
+      fetch: this.service.fetchFor(this.name, owner),
+      dataDir: this.dataDir,
+      secretStore: this.keychain,
+      builtIns: BUILT_INS,
+      clock: this.loop.clockFor(owner),
+      journalFs: fs.asJournalFs(),
+      processProbe: this.#processes,
+      logError: (line) => {
+        if (!owner.dead) this.traffic.outOfCore.push(`log: ${line}`);
+      },
     });
   }
 

@@ -8,11 +8,14 @@
  * - a power cut keeps what was fsynced, and of the rest only what the system happened to write
  *   back: a random prefix of a file's unsynced bytes, each unsynced folder change or not;
  * - a full disk (ENOSPC) refuses writes after writing a random part of them.
- * The ops used are those of `node:fs/promises` the core uses (open/readFile/rename/mkdir/rm/
- * truncate/copyFile/readdir, and the file handle's appendFile/writeFile/sync/close).
+ * The ops used are those of `node:fs/promises` the core uses (open/readFile/writeFile/rename/
+ * link/mkdir/rm/truncate/copyFile/readdir/lstat/chmod, and the file handle's appendFile/
+ * writeFile/sync/close). Modes are not kept: every file is the staff member's alone (0600, its
+ * folders 0700), as the core makes them.
  * A view of the disk belongs to one run of a process: once that run is dead, its calls never
  * return (a dead process does nothing more).
  */
+import { constants } from 'node:fs';
 import { dirname } from 'node:path';
 import type { JournalFs } from '../../../electron/core/safety-copy/journal-file';
 import type { Owner } from './loop';
@@ -213,6 +216,33 @@ export class Disk {
 
 type Flags = 'r' | 'w' | 'wx' | 'a';
 
+/**
+ * The flags of an `open` as one of the simulated disk's: numeric ones (atomic-file.ts opens its
+ * temporary file O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW) by what they do here.
+ */
+function flagsOf(flags: string | number, path: string): Flags {
+  if (typeof flags === 'string') {
+    if (flags === 'r' || flags === 'w' || flags === 'wx' || flags === 'a') return flags;
+  } else {
+    if (flags & constants.O_EXCL) return 'wx';
+    if (flags & constants.O_APPEND) return 'a';
+    if (flags & constants.O_TRUNC) return 'w';
+    if ((flags & (constants.O_WRONLY | constants.O_RDWR)) === 0) return 'r';
+  }
+  throw new Error(`the simulated disk has no open flags ${String(flags)} (${path})`);
+}
+
+/** What `lstat` answers of a file or folder (modes as the core makes them: private). */
+function statsOf(kind: 'file' | 'folder', size: number) {
+  return {
+    mode: kind === 'folder' ? constants.S_IFDIR | 0o700 : constants.S_IFREG | 0o600,
+    size,
+    isFile: () => kind === 'file',
+    isDirectory: () => kind === 'folder',
+    isSymbolicLink: () => false,
+  };
+}
+
 /** A file handle of `DiskFs.open`. */
 class DiskHandle {
   constructor(
@@ -281,7 +311,8 @@ export class DiskFs {
     else if (flags === 'r') this.disk.syncFolder(path);
   }
 
-  async open(path: string, flags: Flags = 'r'): Promise<DiskHandle> {
+  async open(path: string, given: string | number = 'r'): Promise<DiskHandle> {
+    const flags = flagsOf(given, path);
     await this.alive();
     const { folder } = split(path);
     if (flags === 'r') {
@@ -307,6 +338,38 @@ export class DiskFs {
     const inode = this.disk.lookup(path);
     if (!inode) throw fsError('ENOENT', 'open', path);
     return inode.data.toString('utf8');
+  }
+
+  /** `fs.writeFile(path, data, { flag })`: an open, one write and a close (no fsync). */
+  async writeFile(path: string, data: string | Buffer, options?: { flag?: string | number } | string): Promise<void> {
+    const flag = typeof options === 'object' ? (options.flag ?? 'w') : 'w';
+    const handle = await this.open(path, flag);
+    await handle.writeFile(data);
+    await handle.close();
+  }
+
+  /** A second name for a file (a hard link): EEXIST when the name is taken. */
+  async link(existing: string, path: string): Promise<void> {
+    await this.alive();
+    const inode = this.disk.lookup(existing);
+    if (!inode) throw fsError('ENOENT', 'link', existing);
+    if (!this.disk.hasFolder(dirname(path))) throw fsError('ENOENT', 'link', path);
+    if (this.disk.lookup(path) || this.disk.hasFolder(path)) throw fsError('EEXIST', 'link', path);
+    if (this.#step(() => {}) === 'dead') return never();
+    this.disk.link(path, inode);
+  }
+
+  async lstat(path: string): Promise<ReturnType<typeof statsOf>> {
+    await this.alive();
+    if (this.disk.hasFolder(path)) return statsOf('folder', 0);
+    const inode = this.disk.lookup(path);
+    if (!inode) throw fsError('ENOENT', 'lstat', path);
+    return statsOf('file', inode.data.length);
+  }
+
+  /** Modes are not kept (see above): a chmod of something there does nothing. */
+  async chmod(path: string, _mode: number): Promise<void> {
+    await this.lstat(path);
   }
 
   async rename(from: string, to: string): Promise<void> {
@@ -359,9 +422,15 @@ export class DiskFs {
     return this as unknown as JournalFs;
   }
 
-  async readdir(path: string): Promise<string[]> {
+  /** The files of a folder (its folders are not listed: the core lists only files). */
+  async readdir(
+    path: string,
+    options?: { withFileTypes?: boolean },
+  ): Promise<string[] | Array<{ name: string; isFile(): boolean; isDirectory(): boolean }>> {
     await this.alive();
     if (!this.disk.hasFolder(path)) throw fsError('ENOENT', 'scandir', path);
-    return this.disk.names(path);
+    const names = this.disk.names(path);
+    if (!options?.withFileTypes) return names;
+    return names.map((name) => ({ name, isFile: () => true, isDirectory: () => false }));
   }
 }

@@ -12,7 +12,20 @@ const require = createRequire(import.meta.url);
 const fsPromises = require('node:fs/promises') as Record<string, (...args: unknown[]) => unknown>;
 
 export const MOUNT_ROOT = '/sim-disk';
-const PATCHED = ['open', 'readFile', 'rename', 'mkdir', 'rm', 'truncate', 'copyFile', 'readdir'] as const;
+const PATCHED = [
+  'open',
+  'readFile',
+  'writeFile',
+  'rename',
+  'link',
+  'mkdir',
+  'rm',
+  'truncate',
+  'copyFile',
+  'readdir',
+  'lstat',
+  'chmod',
+] as const;
 
 // Kept on globalThis: the setup file installs the patch before the test's own module graph
 // loads, and both must see one table.

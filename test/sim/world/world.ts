@@ -34,6 +34,8 @@ export class World {
   /** What the app wrote to the console while the day ran. */
   readonly console: string[] = [];
   #console: Partial<Record<'log' | 'info' | 'warn' | 'error' | 'debug', (...args: unknown[]) => void>> = {};
+  /** The process's `exit` listeners before the day, and how many it allowed. */
+  #exitListeners: { before: Set<unknown>; max: number } | null = null;
 
   constructor(
     readonly plan: WorldPlan,
@@ -54,6 +56,11 @@ export class World {
   /** Makes the process's clock and chance the world's; call `dispose` at the end. */
   install(): void {
     this.loop.install(() => this.rng.uuid());
+    // Each core's data-folder lock lets go of the folder on its process's `exit`
+    // (data-folder/folder-lock.ts): the day's cores are processes of their own, killed without
+    // one (their handlers go at the end of the day), and a day may start more than ten.
+    this.#exitListeners = { before: new Set(process.listeners('exit')), max: process.getMaxListeners() };
+    process.setMaxListeners(0);
     for (const level of ['log', 'info', 'warn', 'error', 'debug'] as const) {
       this.#console[level] = console[level];
       console[level] = (...args: unknown[]) => void this.console.push(`${level}: ${args.map(String).join(' ')}`);
@@ -80,6 +87,13 @@ export class World {
       (console as unknown as Record<string, unknown>)[level] = original;
     forgetStorages();
     unmountAll();
+    if (this.#exitListeners) {
+      const { before, max } = this.#exitListeners;
+      for (const listener of process.listeners('exit'))
+        if (!before.has(listener)) process.off('exit', listener as (code: number) => void);
+      process.setMaxListeners(max);
+      this.#exitListeners = null;
+    }
   }
 
   /** Runs the world until `promise` settles; null when it did not within `limitMs` of virtual time. */
@@ -93,7 +107,8 @@ export class World {
       this.devices.push(new SimDevice(`d${index + 1}`, `Park laptop ${index + 1}`, this.loop, this.rng, this.service));
     });
     for (const [index, device] of this.devices.entries()) {
-      await this.must(device.startCore(), `${device.name}: the core starts`);
+      if (!(await this.mustValue(device.startCore(), `${device.name}: the core starts`)))
+        throw new Error(`${device.name}: the core did not start`);
       const first = await this.mustValue(device.openWindow(), `${device.name}: a window opens`);
       if (!(await this.makeProfile(first))) throw new Error(`${device.name}: the profile was not made`);
       for (let i = 1; i < (this.plan.windows[index] ?? 1); i += 1)

@@ -166,6 +166,38 @@ describe('ProfileStorage', () => {
     storage.stop();
   });
 
+  it('says in plain words that animals of the earlier version were recovered, apart from any the browser lost', async () => {
+    const { db, copy, outbox, clock, profileId } = setup();
+    for (const name of ['Olive', 'Basil', 'Sage', 'Lost one']) await outbox.enqueue(newAnimal(name));
+    // Olive, Basil and Sage: handed over by the browser host from the earlier version's address.
+    for (const entry of [...copy.entries.values()].slice(0, 3)) entry.fromEarlierVersion = true;
+    await db.outbox.clear();
+    const health = new StorageHealthStore();
+    const hooks = { unusable: vi.fn(), restored: vi.fn() };
+    const storage = new ProfileStorage(profileId, db, copy, health, hooks, clock);
+    await storage.start();
+    expect(storage.notice?.text).toBe(
+      "The browser's storage on this computer lost animals of this profile (it was cleared or damaged). " +
+        "1 animal restored from this computer's safety copy (Lost one). They are sent as usual. " +
+        '3 animals from the earlier version were recovered (Olive, Basil, Sage) and will be sent. ' +
+        "This version opens at a new address, where the browser could not see the earlier version's queue.",
+    );
+    expect(hooks.restored).toHaveBeenCalledOnce();
+    expect(health.events).toEqual([
+      { kind: 'restored', profileId, at: clock.now(), names: ['Lost one', 'Olive', 'Basil', 'Sage'] },
+    ]);
+    storage.stop();
+    // a reload says it again (kept in the profile's meta), with the earlier ones alone when nothing was lost
+    await db.meta.put({ key: 'restored-from-safety-copy', value: { at: clock.now(), names: [], earlier: ['Olive'] } });
+    const again = new ProfileStorage(profileId, db, copy, new StorageHealthStore(), hooks, clock);
+    await again.start();
+    expect(again.notice?.text).toBe(
+      '1 animal from the earlier version was recovered (Olive) and will be sent. ' +
+        "This version opens at a new address, where the browser could not see the earlier version's queue.",
+    );
+    again.stop();
+  });
+
   it('checks again when the browser closes the database under the app (its data cleared)', async () => {
     const { db, copy, outbox, clock, profileId } = setup();
     const health = new StorageHealthStore();

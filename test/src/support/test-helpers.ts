@@ -136,7 +136,11 @@ export async function pendingOf(outbox: Outbox): Promise<OutboxEntry[]> {
 export class MemorySafetyCopy implements SafetyCopyPort {
   readonly entries = new Map<
     string,
-    Omit<SafetyEntry, 'doubtSince'> & { doubtSince: number | null; settled: SafetyOutcome | null }
+    Omit<SafetyEntry, 'doubtSince'> & {
+      doubtSince: number | null;
+      settled: SafetyOutcome | null;
+      fromEarlierVersion?: true;
+    }
   >();
   readonly log: string[] = [];
   problems: string[] = [];

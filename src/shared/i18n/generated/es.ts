@@ -183,6 +183,18 @@ const messages: Messages = {
   'core.coreFailed': () => 'Algo salió mal en el núcleo de la app.',
   'core.dailyNotice': () =>
     'Se agotó la cuota diaria de peticiones de esta clave. Las peticiones se reanudan cuando se restablezca.',
+  'core.dataFolderInUse': (d) =>
+    'Otro Adoption Desk ya está usando la carpeta de datos ' +
+    d.dataDir +
+    ' (proceso ' +
+    d.pid +
+    '): la aplicación de escritorio o `npm run host`. Los dos a la vez podrían borrar del disco animales que guardó el otro, así que este no se inició. Cierra el otro y vuelve a iniciar.',
+  'core.dataFolderUnusable': (d) =>
+    'No se pudo abrir la carpeta de datos ' +
+    d.dataDir +
+    ' (' +
+    d.why +
+    '), así que Adoption Desk no se inició. Comprueba que existe y que puedes escribir en ella.',
   'core.duplicateIds': (d) =>
     'Ids repetidos en la respuesta: ' +
     d.ids +
@@ -254,6 +266,12 @@ const messages: Messages = {
     'El proxy en ' +
     d.proxy +
     ' pide un inicio de sesión. Introdúcelo en Claves y perfiles, en "Inicio de sesión del proxy".',
+  'core.proxyPlainHttp': (d) =>
+    'No se envió: ' +
+    d.origin +
+    ' es una dirección http:// sin cifrar, y a través del proxy en ' +
+    d.proxy +
+    ' el proxy podría leer la clave de API. Usa la dirección https:// del servicio, o pide a tu departamento de informática que incluya esta dirección como excepción (NO_PROXY).',
   'core.proxySettings': () =>
     'No se pudo leer la configuración de proxy de este equipo, así que no se envió la petición.',
   'core.proxyUnreachable': (d) => 'No se pudo conectar con el proxy en ' + d.proxy + '. Revisa la conexión de red.',
@@ -339,7 +357,7 @@ const messages: Messages = {
     d.file +
     ': ' +
     d.reason +
-    '. Producción y Pruebas se toman de la configuración incluida en la app; tu departamento de TI puede establecerlas como directiva (README de Adoption Desk, "For IT").',
+    '. Producción y Pruebas se toman de la configuración incluida en la app; tu departamento de TI puede establecerlas como directiva (guía para TI de Adoption Desk, docs/it-guide.md, apartado "Production and Staging addresses").',
   'coreProfiles.machineOwnerUnchecked': (d) => 'no se pudo comprobar su propietario (' + d.detail + ')',
   'coreProfiles.machineUnreadable': (d) => 'no se pudo leer (' + d.detail + ')',
   'coreProfiles.notRemovedNoProfile': () => 'No se quitó el perfil: no hay ningún perfil con este id.',
@@ -387,7 +405,7 @@ const messages: Messages = {
     }) +
     '; las actualizaciones están desactivadas.',
   'coreUpdates.noAddress': () =>
-    'No hay ninguna dirección de actualizaciones: tu departamento de TI puede configurar una (README, "For IT").',
+    'No hay ninguna dirección de actualizaciones: tu departamento de TI puede configurar una (guía para TI de Adoption Desk, docs/it-guide.md, apartado "Updates").',
   'coreUpdates.notInstalledApp': () => 'Las actualizaciones llegan con la app de escritorio instalada.',
   'coreUpdates.settingsForm': (d) => d.source + ': la configuración de actualizaciones no tiene la forma esperada.',
   'coreUpdates.settingsFormProblem': (d) =>
@@ -396,6 +414,15 @@ const messages: Messages = {
     d.issues +
     '); las actualizaciones están desactivadas.',
   'coreUpdates.switchedOff': () => 'Tu organización desactivó las actualizaciones.',
+  'coreUpdates.untrusted': (d) =>
+    select(d.why, {
+      linux: 'En Linux, Adoption Desk se actualiza con el gestor de paquetes (apt, por ejemplo), no por sí mismo',
+      notSetup:
+        'Esta copia no se instaló con el programa de instalación de Adoption Desk (una instalación MSI o una carpeta copiada): tu departamento de TI instala las versiones nuevas',
+      unsigned:
+        'Esta copia de Adoption Desk no está firmada, así que no puede comprobar que una actualización venga de quien la publica: las actualizaciones están desactivadas',
+      other: 'Esta copia no puede comprobar quién hizo una actualización: las actualizaciones están desactivadas',
+    }) + '.',
   'demo.buildFailed': () => 'La compilación falló (mira arriba).',
   'demo.building': () => 'Compilando la app (solo la primera vez)…',
   'demo.electronFailed': (d) => 'Electron no pudo iniciarse: ' + d.detail,
@@ -500,9 +527,30 @@ const messages: Messages = {
   'diagnostics.storageQuiet': () => 'No le ha pasado nada al almacenamiento desde que se abrió esta ventana.',
   'diagnostics.title': () => 'Diagnóstico',
   'diagnostics.updatesHeading': () => 'Actualizaciones de Adoption Desk',
+  'host.addressTaken': (d) =>
+    'El puerto ' +
+    d.port +
+    ' de ' +
+    d.address +
+    " está en uso, así que Adoption Desk no se inició. Los navegadores abren su dirección en las dos direcciones de bucle local de este equipo, 127.0.0.1 y [::1] (primero la IPv6), así que lo que escuche en cualquiera de ellas recibiría el enlace de inicio y la sesión. Detén lo que ocupa el puerto (averígualo con `ss -ltnp 'sport = :" +
+    d.port +
+    "'` en Linux, `lsof -nP -iTCP:" +
+    d.port +
+    ' -sTCP:LISTEN` en macOS o `netstat -ano | findstr :' +
+    d.port +
+    '` en Windows), o inicia en otro puerto con --port N.',
   'host.bodyNotJson': () => 'El cuerpo de la petición no es JSON válido.',
   'host.bodyNotJsonType': () => 'El cuerpo debe ser application/json',
   'host.bodyTooLarge': () => 'El cuerpo de la petición ocupa más de 1 MiB',
+  'host.continueToApp': () => 'Continuar a Adoption Desk',
+  'host.earlierFailed': () =>
+    'Esta vez no se pudieron recuperar los animales que la versión anterior guardó en este navegador. No se perdió nada: siguen donde están, y el próximo enlace que muestre Adoption Desk lo intentará de nuevo.',
+  'host.earlierLinkUsed': () =>
+    'Este enlace ya se usó o es demasiado antiguo. Abre Adoption Desk con un enlace nuevo: pulsa Intro en la terminal donde está en marcha.',
+  'host.earlierNoAnswer': () => 'Adoption Desk no respondió.',
+  'host.earlierTitle': () => 'Adoption Desk: animales de la versión anterior',
+  'host.earlierWorking': () =>
+    'Buscando los animales que la versión anterior de Adoption Desk guardó en este navegador, para enviarlos…',
   'host.internalError': () => 'Error interno',
   'host.noSession': () =>
     'esta ventana ya no está conectada a Adoption Desk (se reinició): abre el nuevo enlace que mostró',
@@ -530,7 +578,9 @@ const messages: Messages = {
   'host.portTaken': (d) =>
     'El puerto ' +
     d.port +
-    ' de 127.0.0.1 está en uso, así que Adoption Desk no se inició. Esta carpeta de datos (' +
+    ' de ' +
+    d.address +
+    ' está en uso, así que Adoption Desk no se inició. Los navegadores abren su dirección en las dos direcciones de bucle local de este equipo, 127.0.0.1 y [::1] (primero la IPv6), así que lo que escuche en cualquiera de ellas recibiría el enlace de inicio y la sesión. Esta carpeta de datos (' +
     d.dataDir +
     ') siempre se abre en ' +
     d.origin +
@@ -774,6 +824,10 @@ const messages: Messages = {
   'shell.keyNotSaved': (d) => 'Clave no guardada: ' + d.reason,
   'shell.keyRemoved': () => 'Clave quitada.',
   'shell.keySaved': () => 'Clave guardada.',
+  'shell.keyShort': (d) =>
+    'Esta clave tiene menos de ' +
+    number('es', d.min, 0) +
+    ' caracteres: es fácil de adivinar, y la app solo puede ocultarla en pantalla donde aparece sola, como palabra. Si puedes, pide una más larga.',
   'shell.kind': (d) =>
     select(d.kind, { production: 'producción', staging: 'pruebas', demo: 'demo local', other: 'personalizado' }),
   'shell.kindBadge': (d) =>
@@ -782,6 +836,10 @@ const messages: Messages = {
   'shell.proxyNotSaved': (d) => 'Inicio de sesión del proxy no guardado: ' + d.reason,
   'shell.proxyRemoved': (d) => 'Inicio de sesión del proxy quitado para ' + d.proxy + '.',
   'shell.proxySaved': (d) => 'Inicio de sesión del proxy guardado para ' + d.proxy + '.',
+  'shell.proxyShort': (d) =>
+    'Esta contraseña tiene menos de ' +
+    number('es', d.min, 0) +
+    ' caracteres: es fácil de adivinar, y la app solo puede ocultarla en pantalla donde aparece sola, como palabra.',
   'shell.reachOffline': () => 'Sin conexión',
   'shell.reachOnline': () => 'Conectado',
   'shell.reachUnknown': () => 'Sin comprobar todavía',
@@ -848,6 +906,35 @@ const messages: Messages = {
     'el navegador puede borrarlo (la copia de seguridad de este equipo conserva todos los animales introducidos)',
   'storage.persistenceUnknown': () => 'no se sabe (este navegador no lo indica)',
   'storage.recordNameCategory': (d) => d.name + ', categoría ' + d.category,
+  'storage.recoveredEarlier': (d) =>
+    plural(d.count, 0, es, {
+      one: 'Se recuperó ' + number('es', d.count, 0) + ' animal de la versión anterior (' + d.names + ') y se enviará.',
+      other:
+        'Se recuperaron ' +
+        number('es', d.count, 0) +
+        ' animales de la versión anterior (' +
+        d.names +
+        ') y se enviarán.',
+    }) + ' Esta versión se abre en una dirección nueva, donde el navegador no veía la cola de la versión anterior.',
+  'storage.recoveredEarlierMore': (d) =>
+    plural(d.count, 0, es, {
+      one:
+        'Se recuperó ' +
+        number('es', d.count, 0) +
+        ' animal de la versión anterior (' +
+        d.names +
+        ' y ' +
+        number('es', d.more, 0) +
+        ' más) y se enviará.',
+      other:
+        'Se recuperaron ' +
+        number('es', d.count, 0) +
+        ' animales de la versión anterior (' +
+        d.names +
+        ' y ' +
+        number('es', d.more, 0) +
+        ' más) y se enviarán.',
+    }) + ' Esta versión se abre en una dirección nueva, donde el navegador no veía la cola de la versión anterior.',
   'storage.restored': (d) =>
     plural(d.count, 0, es, {
       one:

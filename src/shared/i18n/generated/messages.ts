@@ -143,6 +143,8 @@ export interface Messages {
   'core.conflict': () => string;
   'core.coreFailed': () => string;
   'core.dailyNotice': () => string;
+  'core.dataFolderInUse': (d: { dataDir: string | number; pid: string | number }) => string;
+  'core.dataFolderUnusable': (d: { dataDir: string | number; why: string | number }) => string;
   'core.duplicateIds': (d: { ids: string | number; more: number }) => string;
   'core.gone': () => string;
   'core.invalid': () => string;
@@ -166,6 +168,7 @@ export interface Messages {
   'core.otherAnimal': (d: { answered: string | number; id: string | number }) => string;
   'core.profileNoAddress': (d: { name: string | number }) => string;
   'core.proxyLogin': (d: { proxy: string | number }) => string;
+  'core.proxyPlainHttp': (d: { origin: string | number; proxy: string | number }) => string;
   'core.proxySettings': () => string;
   'core.proxyUnreachable': (d: { proxy: string | number }) => string;
   'core.rateLimited': () => string;
@@ -233,6 +236,7 @@ export interface Messages {
   'coreUpdates.settingsForm': (d: { source: string | number }) => string;
   'coreUpdates.settingsFormProblem': (d: { issues: string | number; source: string | number }) => string;
   'coreUpdates.switchedOff': () => string;
+  'coreUpdates.untrusted': (d: { why: string }) => string;
   'demo.buildFailed': () => string;
   'demo.building': () => string;
   'demo.electronFailed': (d: { detail: string | number }) => string;
@@ -313,9 +317,16 @@ export interface Messages {
   'diagnostics.storageQuiet': () => string;
   'diagnostics.title': () => string;
   'diagnostics.updatesHeading': () => string;
+  'host.addressTaken': (d: { address: string | number; port: string | number }) => string;
   'host.bodyNotJson': () => string;
   'host.bodyNotJsonType': () => string;
   'host.bodyTooLarge': () => string;
+  'host.continueToApp': () => string;
+  'host.earlierFailed': () => string;
+  'host.earlierLinkUsed': () => string;
+  'host.earlierNoAnswer': () => string;
+  'host.earlierTitle': () => string;
+  'host.earlierWorking': () => string;
   'host.internalError': () => string;
   'host.noSession': () => string;
   'host.notFound': () => string;
@@ -324,7 +335,12 @@ export interface Messages {
   'host.openPageTitle': () => string;
   'host.openPageWhy': (d: { example: string | number }) => string;
   'host.otherPort': (d: { origin: string | number; usual: string | number }) => string;
-  'host.portTaken': (d: { dataDir: string | number; origin: string | number; port: string | number }) => string;
+  'host.portTaken': (d: {
+    address: string | number;
+    dataDir: string | number;
+    origin: string | number;
+    port: string | number;
+  }) => string;
   'host.running': (d: { dataDir: string | number; url: string | number }) => string;
   'host.useGet': () => string;
   'host.usePost': () => string;
@@ -482,12 +498,14 @@ export interface Messages {
   'shell.keyNotSaved': (d: { reason: string | number }) => string;
   'shell.keyRemoved': () => string;
   'shell.keySaved': () => string;
+  'shell.keyShort': (d: { min: number }) => string;
   'shell.kind': (d: { kind: string }) => string;
   'shell.kindBadge': (d: { kind: string }) => string;
   'shell.proxyNotRemoved': (d: { reason: string | number }) => string;
   'shell.proxyNotSaved': (d: { reason: string | number }) => string;
   'shell.proxyRemoved': (d: { proxy: string | number }) => string;
   'shell.proxySaved': (d: { proxy: string | number }) => string;
+  'shell.proxyShort': (d: { min: number }) => string;
   'shell.reachOffline': () => string;
   'shell.reachOnline': () => string;
   'shell.reachUnknown': () => string;
@@ -535,6 +553,8 @@ export interface Messages {
   'storage.persistenceMayBeCleared': () => string;
   'storage.persistenceUnknown': () => string;
   'storage.recordNameCategory': (d: { category: string | number; name: string | number }) => string;
+  'storage.recoveredEarlier': (d: { count: number; names: string | number }) => string;
+  'storage.recoveredEarlierMore': (d: { count: number; more: number; names: string | number }) => string;
   'storage.restored': (d: { count: number; names: string | number }) => string;
   'storage.restoredMore': (d: { count: number; more: number; names: string | number }) => string;
   'storage.setAsideAt': (d: { record: string | number; time: string | number }) => string;

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createEventBus } from '../../../../electron/core/api/event-bus';
-import { createRouter, type Handlers } from '../../../../electron/core/api/router';
+import { createRouter, type Handlers, serveChannels } from '../../../../electron/core/api/router';
 import { Scrubber } from '../../../../electron/core/keys/scrub';
 import { type Channel, CHANNELS } from '../../../../src/shared/api';
 import { err, ok, type Result } from '../../../../src/shared/result';
@@ -357,5 +357,31 @@ describe('event bus', () => {
     bus.emit('profiles', { profiles: [], notice: null });
     expect(second).toHaveBeenCalledOnce();
     expect(onError).toHaveBeenCalledOnce();
+  });
+});
+
+describe('serveChannels', () => {
+  const served = () => {
+    const { calls, listPets, hasKey, ...rest } = okHandlers();
+    return { calls, listPets, hasKey, rest };
+  };
+
+  it("merges the subsystems' handlers into one router that serves every channel", async () => {
+    const { calls, listPets, hasKey, rest } = served();
+    const router = createRouter(serveChannels({ listPets }, { hasKey }, rest));
+    for (const channel of CHANNELS) {
+      expect(await router.handle(channel, VALID[channel].input)).toEqual({ ok: true, data: VALID[channel].output });
+    }
+    expect(calls.map(([channel]) => channel)).toEqual(CHANNELS);
+  });
+
+  it('a channel served twice, or by none, does not compile and throws', () => {
+    const { listPets, hasKey, rest } = served();
+    // @ts-expect-error listPets is served twice: the merge is no Handlers
+    expect(() => createRouter(serveChannels({ listPets }, { hasKey, listPets }, rest))).toThrow(
+      'the listPets channel is served twice',
+    );
+    // @ts-expect-error no part serves hasKey
+    expect(() => createRouter(serveChannels({ listPets }, rest))).toThrow('no handler serves hasKey');
   });
 });

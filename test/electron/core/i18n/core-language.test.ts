@@ -115,7 +115,7 @@ describe('the core in the window’s language', () => {
       expect(errorFromResponse(answer, 0, (text) => text).message).toBe(
         'El servicio pidió que vayamos más despacio (HTTP 503: ocupado); la app espera antes de enviar más. (El servicio dijo: try later)',
       );
-      const off = readUpdateSettings({ enabled: false }, { sourceName: 'x', builtFeed: true });
+      const off = readUpdateSettings({ enabled: false }, { sourceName: 'x', development: false });
       const policy = new UpdatePolicy({
         clock: systemClock,
         settings: off.settings,
@@ -137,7 +137,7 @@ describe('the core in the window’s language', () => {
       await useLanguage('es');
       const read = readUpdateSettings(
         { url: 'http://updates.example.org/' },
-        { sourceName: 'policies', builtFeed: true },
+        { sourceName: 'policies', development: false },
       );
       expect(read.problems).toEqual(['policies: the update address must use https://; updates are off.']);
       expect(read.settings).toEqual({

@@ -6,6 +6,7 @@
  * profiles the app shows.
  */
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -17,11 +18,14 @@ import {
 } from '../../../../electron/core/managed-settings';
 import { ProfileStore } from '../../../../electron/core/profiles';
 import type { WindowsAcl } from '../../../../electron/core/managed-settings/windows-ownership';
+import { onlyOn } from '../../../support/platform';
 
 const ROOT = resolve(import.meta.dirname, '../../../..');
 const PACKAGED = join(ROOT, 'resources', 'profiles.json');
 const uid = process.getuid?.() ?? 0;
 const NOBODY = 65534;
+/** The checks of posix-ownership.ts on real files; Windows has no POSIX owner or mode (uid 0, 0666 for all). */
+const posixIt = it.skipIf(onlyOn(['linux', 'darwin'], 'POSIX owners and modes of real files (Windows: 0666, uid 0)'));
 const ADDRESSES = { version: 1, production: { baseUrl: 'https://adopt.example.org/v1' }, staging: { baseUrl: null } };
 
 /** Makes `path` belong to someone else than root (and than the test's own trusted uid). */
@@ -42,7 +46,8 @@ describe("the organisation's settings", () => {
   const trusted = { trustedUids: [0, uid] };
 
   beforeEach(() => {
-    base = mkdtempSync(join(tmpdir(), 'adoption-managed-'));
+    // its real path: the check names folders by it (macOS's tmpdir /var/folders is /private/var/folders)
+    base = realpathSync(mkdtempSync(join(tmpdir(), 'adoption-managed-')));
     chmodSync(base, 0o755);
     policies = join(base, 'policies');
     machine = join(base, 'machine');
@@ -77,7 +82,7 @@ describe("the organisation's settings", () => {
     chmodSync(path, mode);
   }
 
-  it('takes the addresses from the Linux policy folder, locked for staff', async () => {
+  posixIt('takes the addresses from the Linux policy folder, locked for staff', async () => {
     writeFile(join(policies, '10-adoption.json'), { ProductionAddress: 'https://adopt.example.org/v1' });
     writeFile(join(machine, 'profiles.json'), { ...ADDRESSES, staging: { baseUrl: 'https://old.example.org/v1' } });
     const { production, staging, notice } = await shown();
@@ -91,7 +96,7 @@ describe("the organisation's settings", () => {
     expect(notice).toBe('');
   });
 
-  it('reads every *.json of the folder in name order; the first value of a policy stays', async () => {
+  posixIt('reads every *.json of the folder in name order; the first value of a policy stays', async () => {
     writeFile(join(policies, '20-b.json'), { ProductionAddress: 'https://second.example.org/v1' });
     writeFile(join(policies, '10-a.json'), { StagingAddress: 'https://staging.example.org/v1' });
     writeFile(join(policies, '30-c.json'), { ProductionAddress: 'https://third.example.org/v1' });
@@ -102,7 +107,7 @@ describe("the organisation's settings", () => {
     expect(notice).toContain(`ProductionAddress is set again in ${join(policies, '30-c.json')}`);
   });
 
-  it('refuses a policy file others may change, and says so', async () => {
+  posixIt('refuses a policy file others may change, and says so', async () => {
     writeFile(join(policies, 'adoption.json'), { ProductionAddress: 'https://planted.example.net/v1' }, 0o666);
     const { production, notice } = await shown();
     expect(production?.baseUrl).toBeNull();
@@ -110,7 +115,7 @@ describe("the organisation's settings", () => {
     expect(notice).toContain('may be changed by users other than root (mode 0666)');
   });
 
-  it('refuses a policy file that does not belong to root', async () => {
+  posixIt('refuses a policy file that does not belong to root', async () => {
     const file = join(policies, 'adoption.json');
     writeFile(file, { ProductionAddress: 'https://planted.example.net/v1' });
     const posix = giveAway(file);
@@ -119,7 +124,7 @@ describe("the organisation's settings", () => {
     expect(notice).toMatch(/is not used: .* belongs to user \d+, not to root/);
   });
 
-  it('refuses the whole folder when a folder above it may be changed by others', async () => {
+  posixIt('refuses the whole folder when a folder above it may be changed by others', async () => {
     writeFile(join(policies, 'adoption.json'), { ProductionAddress: 'https://adopt.example.org/v1' });
     chmodSync(base, 0o777);
     const { production, notice } = await shown();
@@ -127,7 +132,7 @@ describe("the organisation's settings", () => {
     expect(notice).toContain(`The policy folder is not used: ${base} may be changed by users other than root`);
   });
 
-  it('names what it ignores: an unknown setting, a value that is not text, a file that is not JSON', async () => {
+  posixIt('names what it ignores: an unknown setting, a value that is not text, a file that is not JSON', async () => {
     writeFile(join(policies, 'a.json'), { ProductionAddress: 'https://adopt.example.org/v1', UpdateChannel: 'beta' });
     writeFile(join(policies, 'b.json'), { StagingAddress: 42 });
     writeFile(join(policies, 'c.json'), '{ "ProductionAddress": ');
@@ -139,7 +144,7 @@ describe("the organisation's settings", () => {
     expect(notice).toContain(`The policy file ${join(policies, 'c.json')} is not valid JSON and is not used`);
   });
 
-  it('checks a policy address like any other: plain http to another computer is refused', async () => {
+  posixIt('checks a policy address like any other: plain http to another computer is refused', async () => {
     writeFile(join(policies, 'a.json'), { ProductionAddress: 'http://adopt.example.org/v1' });
     const { production, notice } = await shown();
     expect(production?.baseUrl).toBeNull();
@@ -147,15 +152,18 @@ describe("the organisation's settings", () => {
     expect(notice).toContain('the Production address must use https://');
   });
 
-  it('keeps reading the machine-wide profiles.json of earlier versions where only root could have written it', async () => {
-    writeFile(join(machine, 'profiles.json'), ADDRESSES);
-    const { production, notice } = await shown();
-    expect(production).toMatchObject({ baseUrl: 'https://adopt.example.org/v1', addressLocked: true });
-    expect(notice).toBe('');
-  });
+  posixIt(
+    'keeps reading the machine-wide profiles.json of earlier versions where only root could have written it',
+    async () => {
+      writeFile(join(machine, 'profiles.json'), ADDRESSES);
+      const { production, notice } = await shown();
+      expect(production).toMatchObject({ baseUrl: 'https://adopt.example.org/v1', addressLocked: true });
+      expect(notice).toBe('');
+    },
+  );
 
   // The defect of issue 22: on main any profiles.json found in the machine-wide folder was used.
-  it('does not use a machine-wide profiles.json a standard user could have planted, and says why', async () => {
+  posixIt('does not use a machine-wide profiles.json a standard user could have planted, and says why', async () => {
     const file = join(machine, 'profiles.json');
     writeFile(file, { ...ADDRESSES, production: { baseUrl: 'https://planted.example.net/v1' } });
     const posix = giveAway(file);
@@ -167,7 +175,7 @@ describe("the organisation's settings", () => {
     expect(planted.notice).not.toContain('planted.example.net');
   });
 
-  it('does not use a machine-wide file in a folder anyone may write to', async () => {
+  posixIt('does not use a machine-wide file in a folder anyone may write to', async () => {
     writeFile(join(machine, 'profiles.json'), ADDRESSES);
     chmodSync(machine, 0o777);
     const { production, notice } = await shown();
@@ -196,7 +204,7 @@ describe("the organisation's settings", () => {
       }
     });
 
-    it('says when the policy store could not be read, and goes on to the next source', async () => {
+    posixIt('says when the policy store could not be read, and goes on to the next source', async () => {
       writeFile(join(machine, 'profiles.json'), ADDRESSES);
       const { production, notice } = await shown({
         platform: 'darwin',
@@ -211,6 +219,7 @@ describe("the organisation's settings", () => {
     });
 
     const SYSTEM_ONLY: WindowsAcl = {
+      attributes: 0x10,
       owner: 'S-1-5-32-544',
       rules: [
         { sid: 'S-1-5-18', rights: 2032127, allow: true, inheritOnly: false },
@@ -219,6 +228,7 @@ describe("the organisation's settings", () => {
       ],
     };
     const PLANTED: WindowsAcl = {
+      attributes: 0x20,
       owner: 'S-1-5-21-1004336348-1177238915-682003330-1001',
       rules: [
         { sid: 'S-1-5-21-1004336348-1177238915-682003330-1001', rights: 2032127, allow: true, inheritOnly: false },
@@ -242,6 +252,21 @@ describe("the organisation's settings", () => {
       });
       expect(refused.production?.baseUrl).toBeNull();
       expect(refused.notice).toContain(`${file} belongs to ${PLANTED.owner}, not to the administrators`);
+    });
+
+    it('refuses %ProgramData%\\Adoption Desk when it is a junction, before its owner is looked at, and never reads the file (issue 31, item 8)', async () => {
+      const file = join(machine, 'profiles.json');
+      writeFile(file, ADDRESSES);
+      const read: string[] = [];
+      const refused = await shown({
+        platform: 'win32',
+        // Attributes as Get-Item reports a junction: Directory, ReparsePoint (0x10 | 0x400)
+        windowsAcl: async (path) => (path === file ? SYSTEM_ONLY : { ...SYSTEM_ONLY, attributes: 0x10 | 0x400 }),
+        readFile: async (path) => (read.push(path), JSON.stringify(ADDRESSES)),
+      });
+      expect(refused.production?.baseUrl).toBeNull();
+      expect(refused.notice).toContain(`${machine} is a junction or symbolic link (a reparse point) to another place`);
+      expect(read).toEqual([]);
     });
 
     it('names the usual machine-wide file on each system', () => {

@@ -6,7 +6,7 @@
  * real files through Get-Acl.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -29,6 +29,10 @@ const MODIFY = 1245631;
 /** ProgramData's `(CI)(WD,AD,WEA,WA)` for Users, inherited by the folders made in it. */
 const CREATE_FILES_AND_FOLDERS = 0x2 | 0x4 | 0x10 | 0x100;
 const GENERIC_READ = -2147483648;
+/** System.IO.FileAttributes as `Get-Item … .Attributes` gives them (learn.microsoft.com, FileAttributes Enum). */
+const DIRECTORY = 0x10;
+const ARCHIVE = 0x20;
+const REPARSE_POINT = 0x400;
 
 const rule = (sid: string, rights: number, extra: Partial<WindowsAcl['rules'][number]> = {}) => ({
   sid,
@@ -40,6 +44,7 @@ const rule = (sid: string, rights: number, extra: Partial<WindowsAcl['rules'][nu
 
 /** A folder an administrator made in ProgramData (as an installer or Group Policy Preferences would). */
 const ADMIN_FOLDER: WindowsAcl = {
+  attributes: DIRECTORY,
   owner: ADMINISTRATORS,
   rules: [
     rule(SYSTEM, FULL_CONTROL),
@@ -50,6 +55,7 @@ const ADMIN_FOLDER: WindowsAcl = {
   ],
 };
 const ADMIN_FILE: WindowsAcl = {
+  attributes: ARCHIVE,
   owner: ADMINISTRATORS,
   rules: [rule(SYSTEM, FULL_CONTROL), rule(ADMINISTRATORS, FULL_CONTROL), rule(USERS, READ_AND_EXECUTE)],
 };
@@ -62,6 +68,7 @@ describe('Windows ownership of a machine-wide settings file', () => {
 
   it('refuses a folder a standard user created first (they own it, with full control)', () => {
     const planted: WindowsAcl = {
+      attributes: DIRECTORY,
       owner: STAFF,
       rules: [...ADMIN_FOLDER.rules, rule(STAFF, FULL_CONTROL)],
     };
@@ -71,7 +78,11 @@ describe('Windows ownership of a machine-wide settings file', () => {
   });
 
   it('refuses a file a standard user put into the administrators’ folder (they own it)', () => {
-    const planted: WindowsAcl = { owner: STAFF, rules: [rule(STAFF, FULL_CONTROL), rule(SYSTEM, FULL_CONTROL)] };
+    const planted: WindowsAcl = {
+      attributes: ARCHIVE,
+      owner: STAFF,
+      rules: [rule(STAFF, FULL_CONTROL), rule(SYSTEM, FULL_CONTROL)],
+    };
     expect(windowsAclProblem('C:\\ProgramData\\Adoption Desk\\profiles.json', planted, 'file')).toMatch(
       /belongs to S-1-5-21-.*, not to the administrators$/,
     );
@@ -86,8 +97,24 @@ describe('Windows ownership of a machine-wide settings file', () => {
     expect(windowsAclProblem('profiles.json', genericWrite, 'file')).not.toBeNull();
   });
 
+  it('refuses a folder or file that is a reparse point (a junction, a symbolic link) before its owner is looked at (issue 31, item 8)', () => {
+    // A standard user may make C:\\ProgramData\\Adoption Desk a junction (no privilege needed) to a
+    // folder of theirs whose descriptor Get-Acl may report as the administrators'.
+    const junction: WindowsAcl = { ...ADMIN_FOLDER, attributes: DIRECTORY | REPARSE_POINT };
+    expect(windowsAclProblem('C:\\ProgramData\\Adoption Desk', junction, 'folder')).toBe(
+      'C:\\ProgramData\\Adoption Desk is a junction or symbolic link (a reparse point) to another place, not a folder of its own: whoever made the link chose what it holds',
+    );
+    const linkedFile: WindowsAcl = { ...ADMIN_FILE, attributes: ARCHIVE | REPARSE_POINT };
+    expect(windowsAclProblem('C:\\ProgramData\\Adoption Desk\\profiles.json', linkedFile, 'file')).toBe(
+      'C:\\ProgramData\\Adoption Desk\\profiles.json is a junction or symbolic link (a reparse point) to another place, not a file of its own: whoever made the link chose what it holds',
+    );
+    // the same descriptors without the link pass
+    expect(windowsAclProblem('C:\\ProgramData\\Adoption Desk', ADMIN_FOLDER, 'folder')).toBeNull();
+  });
+
   it('ignores what does not grant a change: deny rules, inherit-only rules, generic read', () => {
     const acl: WindowsAcl = {
+      attributes: ARCHIVE,
       owner: SYSTEM,
       rules: [
         rule(EVERYONE, FULL_CONTROL, { allow: false }),
@@ -99,13 +126,25 @@ describe('Windows ownership of a machine-wide settings file', () => {
   });
 
   it('reads the descriptor as PowerShell prints it, a single rule as an object too', async () => {
-    const printed = JSON.stringify({ owner: ADMINISTRATORS, rules: rule(USERS, READ_AND_EXECUTE) });
+    const printed = JSON.stringify({
+      attributes: DIRECTORY,
+      owner: ADMINISTRATORS,
+      rules: rule(USERS, READ_AND_EXECUTE),
+    });
     const seen: Record<string, string>[] = [];
     const acl = await readWindowsAcl('C:\\ProgramData\\Adoption Desk', async (_script, env) => {
       seen.push(env);
       return `${printed}\r\n`;
     });
     expect(acl.rules).toEqual([rule(USERS, READ_AND_EXECUTE)]);
+    expect(acl.attributes).toBe(DIRECTORY);
+    // a reparse point: its attributes only, Get-Acl is not asked (it may follow the link)
+    const link = await readWindowsAcl('C:\\ProgramData\\Adoption Desk', async () =>
+      JSON.stringify({ attributes: DIRECTORY | REPARSE_POINT, owner: '', rules: null }),
+    );
+    expect(windowsAclProblem('C:\\ProgramData\\Adoption Desk', link, 'folder')).toMatch(
+      /is a junction or symbolic link/,
+    );
     // The path travels in the environment, never inside the script.
     expect(seen).toEqual([{ ADOPTION_ACL_PATH: 'C:\\ProgramData\\Adoption Desk' }]);
     await expect(readWindowsAcl('x', async () => '{"owner":1}')).rejects.toThrow('Get-Acl printed an unexpected form');
@@ -127,6 +166,20 @@ describe.skipIf(!onWindows)('Windows ownership through Get-Acl (Windows only)', 
       writeFileSync(file, '{}');
       execFileSync('icacls', [file, '/grant', '*S-1-1-0:(M)']);
       expect(windowsAclProblem(file, await readWindowsAcl(file, run), 'file')).not.toBeNull();
+      // a junction (no privilege needed to make one, as a standard user could in ProgramData), to a
+      // folder of the test's own; its attributes are the link's, whatever the target's descriptor
+      const elsewhere = join(folder, 'elsewhere');
+      mkdirSync(elsewhere);
+      const junction = join(folder, 'Adoption Desk');
+      symlinkSync(elsewhere, junction, 'junction');
+      try {
+        const seen = await readWindowsAcl(junction, run);
+        expect(seen.attributes & REPARSE_POINT).toBe(REPARSE_POINT);
+        expect(windowsAclProblem(junction, seen, 'folder')).toMatch(/is a junction or symbolic link/);
+        expect((await readWindowsAcl(elsewhere, run)).attributes & REPARSE_POINT).toBe(0);
+      } finally {
+        unlinkSync(junction);
+      }
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }

@@ -60,7 +60,7 @@ describe('ProfileStore built-ins', () => {
   });
 
   it('reads the packaged resources/profiles.json (addresses not configured)', async () => {
-    const store = await open({ builtIns: { file: join(import.meta.dirname, '../../../resources/profiles.json') } });
+    const store = await open({ builtIns: { file: join(import.meta.dirname, '../../../../resources/profiles.json') } });
     expect(store.get('production')?.baseUrl).toBeNull();
     expect(store.get('staging')?.baseUrl).toBeNull();
     expect(store.list().notice).toBeNull();

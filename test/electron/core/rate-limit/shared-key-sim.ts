@@ -6,6 +6,7 @@
  * generator, so a run repeats exactly. Used by the shared-key unit tests.
  */
 import { RateLimitGovernor } from '../../../../electron/core/rate-limit/governor';
+import type { Clock } from '../../../../src/shared/clock';
 import { createServiceClient } from '../../../../electron/core/service/service-client';
 import { PLANS } from '../../../service/plans';
 import { mulberry32, type Random } from '../../../service/prng';
@@ -27,6 +28,13 @@ export interface SimOptions {
    * same point of the next) catches them coming back: the ban risk the bench met at 16 devices.
    */
   startPhaseMs?: number;
+  /**
+   * Each device's clock minus the service's, ms (default 0 for all): a device reads the time,
+   * and so sends and learns, on its own clock.
+   */
+  clockOffsetMs?: (device: number) => number;
+  /** Ends the run at the first ban (its figures are then partial): for runs that look at something else. */
+  stopOnBan?: boolean;
   /** Called for every request the service decides (for investigation). */
   trace?: (line: { at: number; device: string; status: number; remaining: number; toldToWait: boolean }) => void;
 }
@@ -40,6 +48,16 @@ export interface SimReport {
   drainMs: number;
   /** Per device: when its last creation was answered, ms from the start. */
   deviceDrainMs: number[];
+  /**
+   * Per device: each reset time it held (its snapshot's `resetAt`) converted to the service's
+   * clock, ms from the start, with when it held it last (service clock, ms from the start).
+   */
+  resetViews: Array<Array<{ resetMs: number; lastSeenMs: number }>>;
+  /**
+   * The service's windows after the first: when each really starts and the reset its
+   * `X-RateLimit-Reset` gave for it (whole seconds, so up to a second later), ms from the start.
+   */
+  windows: Array<{ startMs: number; resetHeaderMs: number }>;
 }
 
 const BAN_MS = 600_000;
@@ -55,12 +73,14 @@ export async function simulateSharedKey(options: SimOptions): Promise<SimReport>
     banMs: BAN_MS,
   });
   const counts = { requests: 0, refused: 0, bans: 0, created: 0, banned: false };
+  let firstRequestAt: number | undefined;
   const [low, high] = options.latencyMs ?? [1, 4];
   const latency = (): number => low + Math.floor(random() * (high - low + 1));
 
   const simFetch = (async (_input: RequestInfo | URL, init: RequestInit = {}) => {
     await wait(clock, latency());
     counts.requests += 1;
+    firstRequestAt ??= clock.now();
     const decision = limiter.check('key', PLANS.free, clock.now());
     const device = new Headers(init.headers).get('Idempotency-Key')?.slice(2, 5) ?? '?';
     options.trace?.({
@@ -100,14 +120,27 @@ export async function simulateSharedKey(options: SimOptions): Promise<SimReport>
 
   const perDevice = Math.ceil(options.creations / options.devices);
   const deviceDrainMs: number[] = [];
+  const resetViews: SimReport['resetViews'] = [];
   const runs = Array.from({ length: options.devices }, async (_, device) => {
-    const governor = new RateLimitGovernor({ profileId: `d${device}`, clock, random: child(random) });
+    const offset = options.clockOffsetMs?.(device) ?? 0;
+    const own = offsetClock(clock, offset);
+    const governor = new RateLimitGovernor({ profileId: `d${device}`, clock: own, random: child(random) });
+    const views: SimReport['resetViews'][number] = [];
+    resetViews[device] = views;
+    governor.onSnapshot((snapshot) => {
+      if (snapshot.resetAt === null) return;
+      const resetMs = snapshot.resetAt - offset - start;
+      const lastSeenMs = clock.now() - start;
+      const last = views.at(-1);
+      if (last && last.resetMs === resetMs) last.lastSeenMs = lastSeenMs;
+      else views.push({ resetMs, lastSeenMs });
+    });
     const client = createServiceClient({
       fetch: simFetch,
       baseUrl: 'http://sim.invalid/v1',
       getKey: async () => 'key',
       governor,
-      clock,
+      clock: own,
       profileId: `d${device}`,
     });
     const mine = Math.min(perDevice, options.creations - device * perDevice);
@@ -124,10 +157,24 @@ export async function simulateSharedKey(options: SimOptions): Promise<SimReport>
     done = true;
   });
   while (!done && clock.now() - start < 20 * options.windowMs * Math.ceil(options.creations / 60)) {
+    if (options.stopOnBan && counts.bans > 0) break;
     await clock.advanceAndSettle(5);
   }
-  await all;
-  return { ...counts, drainMs: Math.max(...deviceDrainMs), deviceDrainMs };
+  if (done) await all;
+  const windows: SimReport['windows'] = [];
+  // the service's windows: fixed, from the key's first request (test/service/rate-limits.ts)
+  for (let at = (firstRequestAt ?? start) + options.windowMs; at <= clock.now(); at += options.windowMs)
+    windows.push({ startMs: at - start, resetHeaderMs: Math.ceil(at / 1000) * 1000 - start });
+  return { ...counts, drainMs: Math.max(...deviceDrainMs), deviceDrainMs, resetViews, windows };
+}
+
+/** A device's own clock: the service's plus `offsetMs`, with the same timers. */
+function offsetClock(clock: FakeClock, offsetMs: number): Clock {
+  return {
+    now: () => clock.now() + offsetMs,
+    setTimeout: (fn, ms) => clock.setTimeout(fn, ms),
+    clearTimeout: (handle) => clock.clearTimeout(handle),
+  };
 }
 
 function wait(clock: FakeClock, ms: number): Promise<void> {

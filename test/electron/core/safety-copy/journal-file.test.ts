@@ -71,7 +71,7 @@ describe('the journal file', () => {
 
     const read = await file.read();
     expect(read.records).toEqual([{ n: 1 }]);
-    expect(read.tornTail).toBe(torn);
+    expect(read.tornTail).toEqual(Buffer.from(torn));
     expect(readFileSync(path, 'utf8')).toBe(encodeLine({ n: 1 }));
     await file.append([{ n: 3 }]);
     expect((await file.read()).records).toEqual([{ n: 1 }, { n: 3 }]);
@@ -87,9 +87,36 @@ describe('the journal file', () => {
 
     const read = await file.read();
     expect(read.records).toEqual([{ name: 'Rex' }, { name: 'Olive' }]);
-    expect(read.damaged).toEqual([{ line: 2, text: damaged }]);
+    expect(read.damaged).toEqual([{ line: 2, text: damaged, bytes: Buffer.from(damaged) }]);
     expect(readFileSync(file.setAsidePath, 'utf8')).toBe(`${damaged}\n`);
-    expect(decodeJournal('not a line\n').damaged).toEqual([{ line: 1, text: 'not a line' }]);
+    expect(decodeJournal('not a line\n').damaged).toEqual([
+      { line: 1, text: 'not a line', bytes: Buffer.from('not a line') },
+    ]);
+  });
+
+  it('a line holding invalid UTF-8 beside a torn tail: the tail is cut at its byte, and the next record is read back', async () => {
+    const path = journalPath();
+    const file = new JournalFile(path);
+    await file.append([{ n: 1 }]);
+    // a damaged line: three bytes that are no UTF-8 (each would decode to U+FFFD, 3 bytes)
+    const damaged = Buffer.concat([Buffer.from('garbage '), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from(' line')]);
+    const torn = Buffer.from(encodeLine({ n: 2 }).slice(0, 20));
+    appendFileSync(path, Buffer.concat([damaged, Buffer.from('\n'), torn]));
+    const whole = readFileSync(path).length - torn.length;
+
+    const read = await file.read();
+    expect(read.records).toEqual([{ n: 1 }]);
+    expect(read.damaged).toHaveLength(1);
+    expect(read.wholeBytes).toBe(whole);
+    expect(readFileSync(path).length).toBe(whole);
+    // set aside as the bytes it was, not as decoded text
+    expect(readFileSync(file.setAsidePath)).toEqual(Buffer.concat([damaged, Buffer.from('\n')]));
+
+    await file.append([{ n: 3 }]);
+    const again = await new JournalFile(path).read();
+    expect(again.records).toEqual([{ n: 1 }, { n: 3 }]);
+    expect(again.damaged).toHaveLength(1);
+    expect(again.tornTail).toBeNull();
   });
 
   it('a full disk fails the append; what it wrote of the line is cut off at the next read', async () => {

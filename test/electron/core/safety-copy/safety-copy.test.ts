@@ -181,3 +181,74 @@ describe('the safety copy', () => {
     expect(names(await reopen().read('local'))).toEqual(['Room again']);
   });
 });
+
+/**
+ * Issue 31, item 10: the browser host hands over an earlier version's queue (electron/host/
+ * earlier-origin.ts). Each entry is kept once, with its own ids, flagged as recovered; what the
+ * journal knows already is never kept twice; one that may have been sent comes back in doubt.
+ */
+describe('an earlier version’s queue, recovered', () => {
+  const recovered = (e: SafetyEntry, inDoubt = false) => ({ ...e, inDoubt });
+
+  it('keeps each entry once, in one batch, flagged, with its own key; a new process reads it so', async () => {
+    const { copy, clock, dataDir, reopen } = setup();
+    const [olive, basil, sage] = [entry('Olive', 1), entry('Basil', 2), entry('Sage', 3)];
+    const at = clock.now();
+    expect(await copy.recover('local', [recovered(olive!), recovered(basil!, true), recovered(sage!)])).toEqual({
+      kept: 3,
+      known: 0,
+    });
+    const expected = [
+      { ...olive, doubtSince: null, fromEarlierVersion: true },
+      { ...basil, doubtSince: at, fromEarlierVersion: true },
+      { ...sage, doubtSince: null, fromEarlierVersion: true },
+    ];
+    expect((await copy.read('local')).entries).toEqual(expected);
+    expect((await reopen().read('local')).entries).toEqual(expected);
+    // nothing but the entries' own fields reaches the file
+    const lines = readFileSync(join(dataDir, 'safety-copy', 'local.jsonl'), 'utf8')
+      .trim()
+      .split('\n');
+    expect(lines.map((line) => JSON.parse(line.slice(line.indexOf(' ') + 1)).type)).toEqual([
+      'kept',
+      'kept',
+      'kept',
+      'batch_done',
+      'attempt',
+    ]);
+    expect(lines.join('\n')).not.toMatch(/inDoubt/);
+  });
+
+  it('never keeps an entry twice: one the journal has (open or settled) is not kept again; an open one is flagged', async () => {
+    const { copy, reopen } = setup();
+    const [open, settled, fresh] = [entry('Open'), entry('Settled'), entry('Fresh')];
+    await copy.keep('local', randomUUID(), [open!, settled!], true);
+    await copy.settle('local', settled!.localId, { kind: 'acknowledged', id: '41' });
+    const report = await copy.recover('local', [recovered(open!), recovered(settled!), recovered(fresh!)]);
+    expect(report).toEqual({ kept: 1, known: 2 });
+    const read = await reopen().read('local');
+    expect(read.entries.map((e) => [e.animal.name, e.fromEarlierVersion])).toEqual([
+      ['Open', true],
+      ['Fresh', true],
+    ]);
+    // the same hand over again (a crash before the browser deleted its copy): nothing more
+    expect(await copy.recover('local', [recovered(open!), recovered(fresh!)])).toEqual({ kept: 0, known: 2 });
+    expect((await copy.read('local')).entries).toHaveLength(2);
+    // by its key too (an entry edited in the earlier version kept its localId, here its key is known)
+    expect(
+      await copy.recover('local', [recovered({ ...entry('Other'), idempotencyKey: fresh!.idempotencyKey })]),
+    ).toEqual({
+      kept: 0,
+      known: 1,
+    });
+  });
+
+  it('a recovered entry settles and compacts like any other', async () => {
+    const { copy, dataDir } = setup();
+    const olive = entry('Olive');
+    await copy.recover('local', [recovered(olive)]);
+    await copy.settle('local', olive.localId, { kind: 'acknowledged', id: '7' });
+    expect((await copy.read('local')).entries).toEqual([]);
+    expect(readFileSync(join(dataDir, 'safety-copy', 'local.jsonl'), 'utf8')).toBe('');
+  });
+});

@@ -14,7 +14,8 @@ import type { UpdaterPort } from '../../../../electron/core/updates';
 import type { SafetyEntry } from '../../../../src/shared/api';
 import type { UpdateStatus } from '../../../../src/shared/updates';
 
-const PROFILES = join(resolve(import.meta.dirname, '../../../../resources'), 'profiles.json');
+// The organisation's profiles.json with an update address (updates are off without one).
+const PROFILES = join(resolve(import.meta.dirname, '../../../support/updates-resources'), 'profiles.json');
 
 const entry = (name: string): SafetyEntry => ({
   localId: crypto.randomUUID(),
@@ -38,7 +39,7 @@ describe('updates in the app core', () => {
       dataDir,
       secretStore: new MemorySecretStore(),
       builtIns: { file: PROFILES },
-      ...(withUpdater ? { updates: { port, builtFeed: true } } : {}),
+      ...(withUpdater ? { updates: { port, trust: { trusted: true, publisherName: null } } } : {}),
       logError: () => {},
     });
     core.events.subscribe((event, payload) => {

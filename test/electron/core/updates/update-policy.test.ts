@@ -28,7 +28,7 @@ function setUp(check: () => Promise<void> = async () => {}) {
   };
   const policy = new UpdatePolicy({
     clock,
-    settings: { enabled: true, feedUrl: null },
+    settings: { enabled: true, feedUrl: 'https://updates.example.org/' },
     port,
     emit: (status) => emitted.push(status),
   });
@@ -38,7 +38,12 @@ function setUp(check: () => Promise<void> = async () => {}) {
 describe('the update rule', () => {
   it('is off outside the installed app, and when the organisation switched it off', () => {
     const clock = new FakeClock();
-    const none = new UpdatePolicy({ clock, settings: { enabled: true, feedUrl: null }, port: null, emit: () => {} });
+    const none = new UpdatePolicy({
+      clock,
+      settings: { enabled: true, feedUrl: 'https://updates.example.org/' },
+      port: null,
+      emit: () => {},
+    });
     expect(none.status()).toEqual({ state: 'off', reason: notInstalledApp() });
     const port: UpdaterPort = { check: async () => {}, setInstallOnQuit: () => {} };
     const off = new UpdatePolicy({

@@ -1,7 +1,7 @@
 /**
  * Whether and from where the installed app updates itself, as the organisation says (issue 21,
- * item 4): its policies over its profiles.json, an address that could not be used switching
- * updates off with a sentence, and nothing said meaning the address the installer was built with.
+ * item 4; issue 30): its policies over its profiles.json, an address that could not be used
+ * switching updates off with a sentence, and nothing said meaning no updates.
  */
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,46 +10,57 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { organisationSettings } from '../../../../electron/core/managed-settings';
 import { ProfileStore } from '../../../../electron/core/profiles';
 import { readUpdateSettings } from '../../../../electron/core/updates';
+import { onlyOn } from '../../../support/platform';
 
 const NAME = 'The settings in /etc/adoption-desk/profiles.json';
+/** A policy file of the Linux policy folder is read only with POSIX owners and modes. */
+const posixIt = it.skipIf(onlyOn(['linux', 'darwin'], 'POSIX owners and modes of real files (Windows: 0666, uid 0)'));
 
 describe('update settings', () => {
+  const installed = { sourceName: NAME, development: false };
+
   it('off when the organisation says so; its own address when it gives one', () => {
-    expect(readUpdateSettings({ enabled: false }, { sourceName: NAME, builtFeed: true }).settings).toEqual({
+    expect(readUpdateSettings({ enabled: false }, installed).settings).toEqual({
       enabled: false,
       reason: 'Your organisation switched updates off.',
     });
-    expect(
-      readUpdateSettings({ url: 'https://updates.example.org/adoption-desk' }, { sourceName: NAME, builtFeed: false }),
-    ).toEqual({ settings: { enabled: true, feedUrl: 'https://updates.example.org/adoption-desk/' }, problems: [] });
+    expect(readUpdateSettings({ url: 'https://updates.example.org/adoption-desk' }, installed)).toEqual({
+      settings: { enabled: true, feedUrl: 'https://updates.example.org/adoption-desk/' },
+      problems: [],
+    });
   });
 
-  it('the address the installer was built with when nothing is said; off without one', () => {
-    expect(readUpdateSettings(undefined, { sourceName: NAME, builtFeed: true }).settings).toEqual({
-      enabled: true,
-      feedUrl: null,
-    });
-    const none = readUpdateSettings(undefined, { sourceName: NAME, builtFeed: false });
+  it('off without the organisation’s address: never an address the installer was built with', () => {
+    const none = readUpdateSettings(undefined, installed);
     expect(none.settings).toMatchObject({
       enabled: false,
       reason: expect.stringContaining('No update address is set'),
     });
     expect(none.problems).toEqual([]);
+    expect(readUpdateSettings({ enabled: true }, installed).settings.enabled).toBe(false);
   });
 
   it('never fetches the app from an address nobody meant: plain http elsewhere, a login inside, a wrong form', () => {
     for (const url of ['http://updates.example.org/', 'https://user:pw@updates.example.org/', 'not an address']) {
-      const read = readUpdateSettings({ url }, { sourceName: NAME, builtFeed: true });
+      const read = readUpdateSettings({ url }, installed);
       expect(read.settings.enabled, url).toBe(false);
       expect(read.problems[0], url).toMatch(/^The settings in .*: the update address .*; updates are off\.$/);
     }
-    // A feed on this computer (the tests' own) is allowed over http.
-    expect(
-      readUpdateSettings({ url: 'http://127.0.0.1:4011/feed' }, { sourceName: NAME, builtFeed: false }).settings,
-    ).toEqual({ enabled: true, feedUrl: 'http://127.0.0.1:4011/feed/' });
-    const wrong = readUpdateSettings({ enabled: 'maybe' }, { sourceName: NAME, builtFeed: true });
+    const wrong = readUpdateSettings({ enabled: 'maybe' }, installed);
     expect(wrong.settings.enabled).toBe(false);
     expect(wrong.problems[0]).toContain('the updates settings are not in the expected form');
+  });
+
+  it('plain http on this computer only in a development build: the installed app would take its code from whoever holds the port', () => {
+    for (const url of ['http://127.0.0.1:4011/feed', 'http://localhost:4011/', 'http://[::1]:4011/']) {
+      const read = readUpdateSettings({ url }, installed);
+      expect(read.settings.enabled, url).toBe(false);
+      expect(read.problems, url).toEqual([`${NAME}: the update address must use https://; updates are off.`]);
+    }
+    expect(readUpdateSettings({ url: 'http://127.0.0.1:4011/feed' }, { sourceName: NAME, development: true })).toEqual({
+      settings: { enabled: true, feedUrl: 'http://127.0.0.1:4011/feed/' },
+      problems: [],
+    });
   });
 });
 
@@ -81,7 +92,7 @@ describe('update settings from the organisation’s policies and files', () => {
     const { block, sourceName } = store.organisationUpdates;
     return {
       addresses: store.list().profiles.map((p) => p.baseUrl),
-      ...readUpdateSettings(block, { sourceName, builtFeed: true }),
+      ...readUpdateSettings(block, { sourceName, development: false }),
     };
   }
 
@@ -97,18 +108,18 @@ describe('update settings from the organisation’s policies and files', () => {
     expect(read.settings).toEqual({ enabled: true, feedUrl: 'https://updates.example.org/' });
   });
 
-  it('a policy that only switches updates off leaves the addresses where they were', async () => {
+  posixIt('a policy that only switches updates off leaves the addresses where they were', async () => {
     const read = await updatesOf({ UpdateMode: 'off' }, packaged);
     expect(read.settings).toEqual({ enabled: false, reason: 'Your organisation switched updates off.' });
     expect(read.addresses[0]).toBe('https://adopt.example.org/v1');
   });
 
-  it('a policy’s feed address wins over the file’s', async () => {
+  posixIt('a policy’s feed address wins over the file’s', async () => {
     const read = await updatesOf({ UpdateFeedUrl: 'https://mirror.example.org/ad' }, packaged);
     expect(read.settings).toEqual({ enabled: true, feedUrl: 'https://mirror.example.org/ad/' });
   });
 
-  it('an update mode other than on or off switches updates off, and says so', async () => {
+  posixIt('an update mode other than on or off switches updates off, and says so', async () => {
     const read = await updatesOf({ UpdateMode: 'sometimes' }, packaged);
     expect(read.settings.enabled).toBe(false);
     expect(read.problems[0]).toContain('the updates settings are not in the expected form');

@@ -13,7 +13,9 @@
  *   app.exit(code): exits at once, no will-quit.
  * Modes (environment): ADOPTION_STAND_IN_PACKAGED=1 (app.isPackaged, process.resourcesPath =
  * $ADOPTION_STAND_IN_RESOURCES), ADOPTION_STAND_IN_FAIL=window (the BrowserWindow constructor
- * throws, as a GPU or display failure would).
+ * throws, as a GPU or display failure would), ADOPTION_STAND_IN_FAIL=setPath (app.setPath throws, as
+ * Electron's does for a folder it cannot use: docs/api/app.md "If the path specifies a directory that
+ * does not exist, an Error is thrown"; the entry's own top level then throws).
  */
 import { resolve } from 'node:path';
 import { exercise, writeReport } from './exercise.mjs';
@@ -75,6 +77,7 @@ export const app = Object.assign(new Emitter(), {
     return Promise.resolve();
   },
   setPath: (name, value) => {
+    if (process.env.ADOPTION_STAND_IN_FAIL === 'setPath') throw new Error(`Failed to set path: ${value}`);
     paths[name] = value;
     if (name === 'userData') record.userDataSet = value;
   },
