@@ -161,8 +161,9 @@ async function wireCore(
     logError,
     emit: (status) => events.emit('update', status),
   });
+  const service = serviceChannels(clients, safety.sendKept, clock);
   const handlers = serveChannels(
-    serviceChannels(clients, safety.sendKept),
+    service.handlers,
     safety.handlers,
     keys.handlers,
     profileChannels(profiles, {
@@ -186,6 +187,7 @@ async function wireCore(
     async dispose() {
       stopProfiles();
       updates.dispose();
+      service.dispose();
       clients.dispose();
       await proxies.close();
       await dataFolder.close();

@@ -10,6 +10,7 @@
  * - Failed: refused (400) → staff edit or discard it; key trouble → the profile pauses;
  *   anything else → tried again after the backoff (sync-decisions.ts).
  */
+import { SEND_SETTLES_MS } from '../shared/api';
 import type { AdoptionApi } from '../shared/client';
 import type { AppError } from '../shared/result';
 import { AnimalCache, type Outbox, type OutboxEntry, type ProfileDb } from '../storage';
@@ -38,13 +39,10 @@ export interface TryOutcome {
 const done = (entry: OutboxEntry | null): TryOutcome => ({ lastError: null, pausedFor: null, entry });
 
 /**
- * How long a send the app stopped waiting for (a timeout: the service was slower than the app's
- * 15 s / 30 s limits) may still go on at the service, which may store the animal after the app
- * gave up: a minute, the usual gateway timeout. Such a doubt is looked into (the service's lists
- * read) only this long after the app gave up (the entry's last write), so that an empty list
- * means the animal was not stored.
+ * A doubt after a timeout is looked into (the service's lists read) only this long after the app
+ * gave up (the entry's last write): the service may still store the animal meanwhile.
  */
-export const SEND_SETTLES_MS = 60 * 1000;
+export { SEND_SETTLES_MS };
 
 interface Step {
   step: 'check' | 'send';
