@@ -130,17 +130,10 @@ export class SafetyCopy {
   keep(profileId: string, batch: string, entries: readonly SafetyEntry[], complete: boolean): Promise<number> {
     return this.#write(profileId, async (journal) => {
       const at = this.options.clock.now();
-      // An entry settled here (acknowledged or discarded) and kept again with the same key is a
-      // window that has not heard yet (the app died first): it stays settled, never sent again.
-      // An edit comes with a new key: a new creation, kept.
-      const fresh = entries.filter((entry) => {
-        const before = journal.entries.get(entry.localId);
-        return !(before?.settled && before.entry.idempotencyKey === entry.idempotencyKey);
-      });
-      const records: JournalRecord[] = fresh.map((entry) => ({ v: 1, at, type: 'kept', batch, ...entry }));
+      const records: JournalRecord[] = entries.map((entry) => ({ v: 1, at, type: 'kept', batch, ...entry }));
       if (complete) records.push({ v: 1, at, type: 'batch_done', batch });
       await this.#append(journal, records);
-      return fresh.length;
+      return entries.length;
     });
   }
 

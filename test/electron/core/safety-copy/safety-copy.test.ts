@@ -66,27 +66,6 @@ describe('the safety copy', () => {
     expect((await reopen().read('local')).entries).toMatchObject([{ localId: unheard.localId, doubtSince: 5_000 }]);
   });
 
-  it('an entry it settled is not opened again when kept again with the same key (a window behind it)', async () => {
-    // Staff answered "it is this one": the safety copy acknowledged the entry, and the app died
-    // before IndexedDB heard. At the next start the window's restore found the entry unsent in
-    // IndexedDB and not open here, and kept it again: open once more, it was restored after the
-    // site's data was cleared and sent a second time (found by the event-day simulator, issue 33).
-    const { copy, reopen } = setup();
-    const [open, chosen, discarded, edited] = [entry('Open'), entry('Chosen'), entry('Discarded'), entry('Edited')];
-    // (one entry stays open: a batch all settled is compacted away, and then forgotten)
-    await copy.keep('local', randomUUID(), [open!, chosen!, discarded!, edited!], true);
-    await copy.attempt('local', chosen!.idempotencyKey);
-    await copy.settle('local', chosen!.localId, { kind: 'acknowledged', id: '5001' });
-    await copy.settle('local', discarded!.localId, { kind: 'discarded' });
-    await copy.settle('local', edited!.localId, { kind: 'discarded' });
-    const again = { ...chosen!, doubtSince: 1_000 };
-    // An edit has a new key: that is a new creation staff asked for, kept.
-    const edit = { ...edited!, idempotencyKey: randomUUID(), animal: { name: 'Edited', categoryId: '2' } };
-    expect(await copy.keep('local', randomUUID(), [again, discarded!, edit], true)).toBe(1);
-    expect(names(await copy.read('local'))).toEqual(['Open', 'Edited']);
-    expect(names(await reopen().read('local'))).toEqual(['Open', 'Edited']);
-  });
-
   it('an attempt with no outcome leaves a doubt from its time; one that certainly did not go leaves none', async () => {
     const { copy, clock, reopen } = setup();
     const [a, b] = [entry('Sent maybe'), entry('Never sent')];
