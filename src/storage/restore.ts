@@ -127,10 +127,13 @@ export async function restoreFromSafetyCopy(
       unkept.push(parsed.data);
   }
   unkept.sort((a, b) => a.seq - b.seq);
-  // In doubt here, in doubt there: the safety copy may even have heard the service create it and
-  // forgotten it since; restored one day, it must go through the doubt rules, never be resent blindly.
+  // In doubt here, in doubt there: the safety copy may even have heard the service create it (or
+  // staff say which animal it is) and forgotten it since; restored one day, it must go through the
+  // doubt rules, never be resent blindly. An entry cut off mid-send or one staff are asked about
+  // ("check needed": its doubt time is not kept on the row) is in doubt.
   const kept = unkept.map((row) => {
-    const doubtSince = row.doubtSince ?? (row.state === 'sending' ? row.updatedAt : null);
+    const inDoubt = row.state === 'sending' || row.state === 'check_needed';
+    const doubtSince = row.doubtSince ?? (inDoubt ? row.updatedAt : null);
     return doubtSince === null ? safetyEntryOf(row) : { ...safetyEntryOf(row), doubtSince };
   });
   if (kept.length > 0) await copy.keep(kept);
