@@ -2,8 +2,11 @@
  * Crash during sync (issue 7 part 1), short variant for `npm test`: 50 creations queued, the
  * drain started, then at a seeded moment the browser host child is `kill -9`ed or the
  * browser is closed; after the restart every animal is on the service exactly once and
- * nothing is queued or lost. 3 seeds × {host kill, browser close} against a service that
- * honours Idempotency-Key, and 2 seeds against `--no-idempotency`. The creation the crash
+ * nothing is queued or lost. One seed × {host kill, browser close} against a service that
+ * honours Idempotency-Key, and one of each against `--no-idempotency`: the real processes, the
+ * real kill -9 and the real browser. The interleavings are the event-day simulator's (test/sim,
+ * thousands of seeded days in `npm run simulate`, 150 in npm test); these four runs prove the
+ * processes themselves behave as it models them. The creation the crash
  * cut may be asked about ("check needed", at most one question per run): against the
  * idempotent service the run answers "send mine" (the key replays the stored animal),
  * against `--no-idempotency` "it is this one" (reconciliation never guesses alone).
@@ -32,7 +35,7 @@ function crashTest(title: string, seed: number, kind: CrashKind, idempotency: bo
 
 test.describe('against a service that honours Idempotency-Key', () => {
   test.use({ serviceOptions: SERVICE });
-  for (const seed of [101, 102, 103])
+  for (const seed of [101])
     for (const kind of KINDS) crashTest(`seed ${seed}: ${kind} mid-drain, every animal exactly once`, seed, kind, true);
 });
 
