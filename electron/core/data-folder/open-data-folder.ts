@@ -29,6 +29,12 @@ export async function openDataFolder(dataDir: string, options: OpenDataFolderOpt
     lock = await lockDataFolder(dataDir, options.probe ? { probe: options.probe } : {});
   } catch (error) {
     if (error instanceof DataFolderInUseError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    // A full disk: even the small lock file cannot be written. Staff are told so, and that what
+    // is saved is safe (nothing is deleted to make room).
+    if (code === 'ENOSPC' || code === 'EDQUOT') {
+      throw new Error(t('core.dataFolderDiskFull', { dataDir }), { cause: error });
+    }
     const why = (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
     throw new Error(t('core.dataFolderUnusable', { dataDir, why }), { cause: error });
   }

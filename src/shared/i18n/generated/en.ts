@@ -175,6 +175,10 @@ const messages: Messages = {
   'core.conflict': () => 'The service is still working on this same request; it will be tried again.',
   'core.coreFailed': () => 'Something went wrong in the app core.',
   'core.dailyNotice': () => 'The daily request quota of this key is used up. Requests resume when it resets.',
+  'core.dataFolderDiskFull': (d) =>
+    'The disk that holds the data folder ' +
+    d.dataDir +
+    ' is full, so Adoption Desk did not start. Nothing saved in it is lost. Free some space on that disk, then start Adoption Desk again.',
   'core.dataFolderInUse': (d) =>
     'Another Adoption Desk is already using the data folder ' +
     d.dataDir +

@@ -183,6 +183,10 @@ const messages: Messages = {
   'core.coreFailed': () => 'Algo salió mal en el núcleo de la app.',
   'core.dailyNotice': () =>
     'Se agotó la cuota diaria de peticiones de esta clave. Las peticiones se reanudan cuando se restablezca.',
+  'core.dataFolderDiskFull': (d) =>
+    'El disco que contiene la carpeta de datos ' +
+    d.dataDir +
+    ' está lleno, así que Adoption Desk no se inició. No se ha perdido nada de lo guardado en ella. Libera espacio en ese disco y vuelve a iniciar Adoption Desk.',
   'core.dataFolderInUse': (d) =>
     'Otro Adoption Desk ya está usando la carpeta de datos ' +
     d.dataDir +

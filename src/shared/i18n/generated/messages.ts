@@ -143,6 +143,7 @@ export interface Messages {
   'core.conflict': () => string;
   'core.coreFailed': () => string;
   'core.dailyNotice': () => string;
+  'core.dataFolderDiskFull': (d: { dataDir: string | number }) => string;
   'core.dataFolderInUse': (d: { dataDir: string | number; pid: string | number }) => string;
   'core.dataFolderUnusable': (d: { dataDir: string | number; why: string | number }) => string;
   'core.duplicateIds': (d: { ids: string | number; more: number }) => string;
