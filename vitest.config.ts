@@ -25,7 +25,14 @@ export default defineConfig({
           testTimeout,
           environment: 'node',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/src/**', 'test/e2e/**', 'test/keychain/**', 'test/soak/**', 'test/packaging/**'],
+          exclude: [
+            'test/src/**',
+            'test/e2e/**',
+            'test/keychain/**',
+            'test/soak/**',
+            'test/packaging/**',
+            'test/sim/**',
+          ],
         },
       },
       {
@@ -38,6 +45,19 @@ export default defineConfig({
           include: ['test/src/**/*.test.ts'],
           exclude: ['test/src/shared/**'],
           setupFiles: ['test/src/setup.ts'],
+        },
+      },
+      {
+        // The deterministic simulator of event days (test/sim, docs/simulation.md): the window's
+        // stores are Svelte modules, so it compiles them as the renderer project does, in Node.
+        plugins: [svelte({ configFile: resolve(root, 'svelte.config.js') })],
+        resolve: { conditions: ['browser'] },
+        test: {
+          name: 'sim',
+          environment: 'node',
+          include: ['test/sim/**/*.test.ts'],
+          setupFiles: ['test/sim/setup.ts'],
+          testTimeout: 600_000,
         },
       },
       {

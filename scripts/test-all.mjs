@@ -91,7 +91,7 @@ gate('format', 'npx', ['prettier', '--check', '.']);
 gate('lint', 'npx', ['eslint', '.']);
 gate('typecheck', 'npm', ['run', '--silent', 'typecheck']);
 gate('build', 'npx', ['electron-vite', 'build']);
-vitest('unit tests', null, ['node', 'shared', 'renderer'], `${RESULTS}/unit.json`);
+vitest('unit tests', null, ['node', 'shared', 'renderer', 'sim'], `${RESULTS}/unit.json`);
 // `npm run package:check` without its own build (the build gate above just made out/).
 vitest('packaging check', null, ['packaging'], `${RESULTS}/packaging.json`);
 vitest('keychain tests', 'scripts/with-keyring.mjs', ['keychain'], `${RESULTS}/keychain.json`);

@@ -7,7 +7,7 @@
  */
 import { type Clock, systemClock } from '../../src/shared/clock';
 import { createEventBus, createRouter, type EventBus, type Router, serveChannels } from './api';
-import { type DataFolder, openDataFolder } from './data-folder';
+import { type DataFolder, openDataFolder, type ProcessProbe } from './data-folder';
 import { DIRECT, type ProxyResolver, ProxyRouter } from './http';
 import { keyChannels, ProxyLogins, Scrubber, type SecretStore } from './keys';
 import { languageChannels } from './language-channels';
@@ -43,6 +43,8 @@ export interface AppCoreOptions {
   proxy?: ProxyResolver;
   /** The safety copy's file system (tests inject a failing one: a full disk). */
   journalFs?: JournalFs;
+  /** How the data folder's lock tells whether its holder runs (the simulator's processes share one real one). */
+  processProbe?: ProcessProbe;
   /** HTTP limits of every service client (tests shorten the 15 s headers / 30 s total timeouts). */
   http?: ServiceClientOptions['http'];
   /** The rate the governors assume while a service tells none (tests of other matters raise it). */
@@ -83,7 +85,10 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   const logError = (message: string): void =>
     (options.logError ?? ((line: string) => console.error(line)))(scrubber.text(message));
   // First of all: one process per data folder (the safety copy is compacted from memory).
-  const dataFolder = await openDataFolder(options.dataDir, { logError });
+  const dataFolder = await openDataFolder(options.dataDir, {
+    logError,
+    ...(options.processProbe ? { probe: options.processProbe } : {}),
+  });
   try {
     return await wireCore(options, { clock, scrubber, logError, dataFolder, language });
   } catch (error) {
@@ -136,6 +141,7 @@ async function wireCore(
     logError,
   });
   const safety = safetyCopyChannels(safetyCopy, { profileExists, logError });
+  await safety.finishRemovals(profiles.removedIds);
   const clients = new ProfileClients({
     fetch: options.fetch,
     clock,
@@ -155,8 +161,9 @@ async function wireCore(
     logError,
     emit: (status) => events.emit('update', status),
   });
+  const service = serviceChannels(clients, safety.sendKept, clock);
   const handlers = serveChannels(
-    serviceChannels(clients, safety.sendKept),
+    service.handlers,
     safety.handlers,
     keys.handlers,
     profileChannels(profiles, {
@@ -180,6 +187,7 @@ async function wireCore(
     async dispose() {
       stopProfiles();
       updates.dispose();
+      service.dispose();
       clients.dispose();
       await proxies.close();
       await dataFolder.close();

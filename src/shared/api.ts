@@ -67,6 +67,11 @@ export const SafetyEntry = z.object({
   idempotencyKey: z.uuid(),
   animal: NewAnimal,
   createdAt: z.number(),
+  /**
+   * Kept in doubt (a send of it may have reached the service unanswered): the window copies into
+   * the safety copy an entry only IndexedDB still has, and a restore must bring it back in doubt.
+   */
+  doubtSince: z.optional(z.number()),
 });
 export type SafetyEntry = z.infer<typeof SafetyEntry>;
 
@@ -103,6 +108,16 @@ const ProxyLoginInput = z.object({
     }),
   ),
 });
+
+/**
+ * How long a creation the app stopped waiting for (a timeout: the service was slower than the
+ * app's 15 s / 30 s limits) may still go on at the service, which may store the animal after the
+ * app gave up: a minute, the usual gateway timeout. The core counts it as under way that long
+ * (a send of its entry meanwhile gets its answer: electron/core/service/service-channels.ts), and
+ * the window reads the service's lists for it only that long after (src/sync/send-entry.ts), so
+ * that an empty list means the animal was not stored.
+ */
+export const SEND_SETTLES_MS = 60 * 1000;
 
 export const api = {
   listPets: {

@@ -44,8 +44,9 @@ export class ConnectivityStore {
 
   start(): void {
     this.#unsubscribe ??= this.api.on('connectivity', ({ profileId, online, at }) => {
+      // The core's reports come in the order it made them (one IPC or SSE stream): the last one
+      // is the newest, whatever its time says (the computer's clock may have been set back).
       const previous = this.byProfile[profileId];
-      if (previous && previous.at > at) return;
       this.byProfile[profileId] = { online, at };
       if (online && previous?.online !== true) this.#back.emit(profileId);
     });

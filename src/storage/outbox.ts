@@ -197,6 +197,27 @@ export class Outbox {
     }));
   }
 
+  /**
+   * The entry is in doubt and waits until `at` before the service is looked at (a send may
+   * still be under way there): queued, the doubt kept, no failure counted, and `updatedAt` left
+   * as it was (the time the wait is counted from).
+   */
+  async waitInDoubt(localId: string, at: number, doubtSince: number): Promise<OutboxEntry | null> {
+    const db = this.db;
+    return db.transaction('rw', db.outbox, async () => {
+      const row = await db.outbox.get(localId);
+      if (!row || (row.state !== 'queued' && row.state !== 'sending')) return null;
+      const written: OutboxRow = {
+        ...row,
+        state: 'queued',
+        nextAttemptAt: at,
+        doubtSince: row.doubtSince ?? doubtSince,
+      };
+      await db.outbox.put(written);
+      return toEntry(written);
+    });
+  }
+
   /** The app cannot tell whether the entry reached the service: staff are asked (see `check`). */
   async markCheckNeeded(localId: string, check: OutboxCheck): Promise<OutboxEntry | null> {
     return this.update(localId, () => ({ state: 'check_needed', check, nextAttemptAt: null, lastError: null }));

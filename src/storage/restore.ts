@@ -6,8 +6,9 @@
  *   the service unanswered (so the outbox's doubt rules decide, never a blind resend);
  * - an entry IndexedDB holds as sent while the safety copy still has it open is settled there
  *   (the core's own acknowledgement could not be written);
- * - an unsent entry of IndexedDB that the safety copy lacks (kept before the safety copy existed)
- *   is kept there too.
+ * - an unsent entry of IndexedDB that the safety copy lacks (kept before the safety copy existed,
+ *   or acknowledged by the core while the window that sent it never heard) is kept there too, in
+ *   doubt when it is in doubt here.
  * An entry the browser host recovered from an earlier version's queue (`fromEarlierVersion`) is put
  * back the same way and said as such: the browser lost nothing, the app moved to a new address.
  * An acknowledged or discarded entry is never put back.
@@ -126,7 +127,13 @@ export async function restoreFromSafetyCopy(
       unkept.push(parsed.data);
   }
   unkept.sort((a, b) => a.seq - b.seq);
-  if (unkept.length > 0) await copy.keep(unkept.map(safetyEntryOf));
+  // In doubt here, in doubt there: the safety copy may even have heard the service create it and
+  // forgotten it since; restored one day, it must go through the doubt rules, never be resent blindly.
+  const kept = unkept.map((row) => {
+    const doubtSince = row.doubtSince ?? (row.state === 'sending' ? row.updatedAt : null);
+    return doubtSince === null ? safetyEntryOf(row) : { ...safetyEntryOf(row), doubtSince };
+  });
+  if (kept.length > 0) await copy.keep(kept);
 
   return {
     restored: restored.map((row) => ({

@@ -13,7 +13,7 @@ export type SafetyOutcome = { kind: 'acknowledged'; id: string } | { kind: 'disc
 /** The open entries of the safety copy, in the order entered, and what reading it found. */
 export interface SafetyCopyRead {
   /** `fromEarlierVersion`: recovered by the browser host from an earlier version's queue. */
-  entries: Array<SafetyEntry & { doubtSince: number | null; fromEarlierVersion?: true }>;
+  entries: Array<Omit<SafetyEntry, 'doubtSince'> & { doubtSince: number | null; fromEarlierVersion?: true }>;
   problems: string[];
 }
 

@@ -3,12 +3,14 @@
  * send with the entry's idempotency key, and record the outcome in the outbox.
  * - In doubt (a send may have reached the service unanswered, or the app closed mid-send):
  *   resent only when that is certain to create no second animal; otherwise left to staff
- *   ("check needed"), see reconcile.ts and idempotency-evidence.ts.
+ *   ("check needed"), see reconcile.ts and idempotency-evidence.ts. After a timeout the
+ *   service is looked at only once that send has had time to finish there (`SEND_SETTLES_MS`).
  * - Sent: the animal is the entry's record; an answer naming an animal the app already knew
  *   is a replay, which proves the service keeps keys.
  * - Failed: refused (400) → staff edit or discard it; key trouble → the profile pauses;
  *   anything else → tried again after the backoff (sync-decisions.ts).
  */
+import { SEND_SETTLES_MS } from '../shared/api';
 import type { AdoptionApi } from '../shared/client';
 import type { AppError } from '../shared/result';
 import { AnimalCache, type Outbox, type OutboxEntry, type ProfileDb } from '../storage';
@@ -36,6 +38,12 @@ export interface TryOutcome {
 
 const done = (entry: OutboxEntry | null): TryOutcome => ({ lastError: null, pausedFor: null, entry });
 
+/**
+ * A doubt after a timeout is looked into (the service's lists read) only this long after the app
+ * gave up (the entry's last write): the service may still store the animal meanwhile.
+ */
+export { SEND_SETTLES_MS };
+
 interface Step {
   step: 'check' | 'send';
   /** When the doubt about the entry began, or null when its outcome is known. */
@@ -50,6 +58,11 @@ export async function tryEntry(ctx: SendContext, entry: OutboxEntry, all: Outbox
   const doubtSince = entry.doubtSince ?? (entry.state === 'sending' ? entry.updatedAt : null);
   const startedAt = ctx.now();
   if (doubtSince !== null && !keysTrusted(await readEvidence(db, serviceUrl), doubtSince, startedAt)) {
+    // The app gave up waiting, not the service: a list read while that send may still be under
+    // way there proves nothing.
+    const settlesAt = entry.updatedAt + SEND_SETTLES_MS;
+    if (entry.lastError?.code === 'timeout' && startedAt < settlesAt)
+      return done(await outbox.waitInDoubt(entry.localId, settlesAt, doubtSince));
     const known = knownIdsFor(entry, await new AnimalCache(db).all(), all);
     const found = await lookForEntry(api, profileId, entry.pet, known);
     if (!found.ok) return failed(ctx, entry, found.error, { step: 'check', doubtSince, startedAt });

@@ -6,7 +6,9 @@
  *
  * Time: the core's HTTP timeouts are shortened (coreOptions) so a stall costs 1.5 s instead
  * of 15 s, and the page runs on Playwright's clock, fast-forwarded while we wait, so the sync
- * engine's 2 s, 4 s, … retry waits do not make the suite take minutes. Nothing sleeps.
+ * engine's 2 s, 4 s, … retry waits, and the minute a doubt waits after a stall (SEND_SETTLES_MS:
+ * the service may still store what it was slow with), do not make the suite take minutes.
+ * Nothing sleeps.
  */
 import type { Page } from '@playwright/test';
 import { loadDataFile, readRequestLog } from '../service/index';
@@ -84,7 +86,7 @@ test('200 creations through 500/503/resets/stalls land exactly once; the list st
           await check.getByRole('button', { name: /^Send mine/ }).click();
           questions += 1;
         }
-        await page.clock.fastForward(2_000);
+        await page.clock.fastForward(5_000);
         return sentCount(page);
       },
       { timeout: 120_000, intervals: [100] },

@@ -71,6 +71,11 @@ export class ProfileStore {
     return { profiles: this.#profiles(), notice: this.#notice };
   }
 
+  /** The ids of the profiles staff removed (never given out again). */
+  get removedIds(): readonly string[] {
+    return this.#file.removedIds;
+  }
+
   get(id: string): Profile | null {
     return this.#profiles().find((profile) => profile.id === id) ?? null;
   }

@@ -1,7 +1,8 @@
 /**
  * The safety copy's channels (`keepEntries`, `settleEntry`, `safetyCopy`), and what the rest of
  * the core asks of it: the steps written around each creation sent (`sendKept`), an earlier
- * version's queue recovered (`recoverEntries`, the browser host), a removed profile's journal.
+ * version's queue recovered (`recoverEntries`, the browser host), a removed profile's journal
+ * (and at start, those of profiles removed just before a crash).
  */
 import type { Handlers } from '../../../src/shared/api';
 import { t } from '../../../src/shared/i18n';
@@ -30,6 +31,12 @@ export interface SafetyCopyChannels {
   recoverEntries(profileId: string, entries: readonly RecoveredEntry[]): Promise<RecoverReport | null>;
   /** The profile was removed: its journal goes (staff were told its unsent animals go with it). */
   profileRemoved(profileId: string): Promise<void>;
+  /**
+   * At start: the journals of removed profiles go again. Removing writes the profiles file, then
+   * deletes the journal; a crash between left the journal of a profile that no longer exists,
+   * whose open entries nothing could ever send or settle (and the updates would wait for them).
+   */
+  finishRemovals(removedIds: readonly string[]): Promise<void>;
 }
 
 export function safetyCopyChannels(
@@ -83,5 +90,10 @@ export function safetyCopyChannels(
       profileExists(profileId) ? safetyCopy.recover(profileId, entries) : null,
     profileRemoved: (profileId) =>
       safetyCopy.forget(profileId).catch((error: unknown) => logError(`removeProfile: ${String(error)}`)),
+    async finishRemovals(removedIds) {
+      for (const id of removedIds) {
+        await safetyCopy.forget(id).catch((error: unknown) => logError(`removed profile ${id}: ${String(error)}`));
+      }
+    },
   };
 }

@@ -39,6 +39,8 @@ export const JournalRecord = z.discriminatedUnion('type', [
     idempotencyKey: Uuid,
     animal: NewAnimal,
     createdAt: z.number(),
+    /** Kept in doubt (the window's copy of an entry in doubt): restored in doubt. */
+    doubtSince: z.optional(z.number()),
     /** Recovered from an earlier version's queue (electron/host/earlier-origin.ts). */
     earlier: z.literal(true).optional(),
   }),
@@ -86,7 +88,7 @@ export interface SafetyCopyOptions {
 
 /** What the journal answers of a profile: its open entries in the order entered, and what reading it found. */
 export interface SafetyCopyRead {
-  entries: Array<SafetyEntry & { doubtSince: number | null; fromEarlierVersion?: true }>;
+  entries: Array<Omit<SafetyEntry, 'doubtSince'> & { doubtSince: number | null; fromEarlierVersion?: true }>;
   problems: string[];
 }
 
@@ -349,7 +351,7 @@ export class SafetyCopy {
           entry: { localId, idempotencyKey, animal, createdAt: before?.entry.createdAt ?? createdAt },
           // an edit keeps the batch the entry was accepted in
           batch: before?.batch ?? batch,
-          doubtSince: null,
+          doubtSince: record.doubtSince ?? null,
           pendingAttempt: null,
           settled: false,
           earlier: record.earlier === true || before?.earlier === true,
@@ -420,14 +422,18 @@ export class SafetyCopy {
     if (states.some((state) => !state.settled && journal.doneBatches.has(state.batch))) return;
     const unfinished = states.filter((state) => !state.settled);
     const at = this.options.clock.now();
-    const records: JournalRecord[] = unfinished.map((state) => ({
-      v: 1,
-      at,
-      type: 'kept',
-      batch: state.batch,
-      ...state.entry,
-      ...(state.earlier ? { earlier: true as const } : {}),
-    }));
+    const records: JournalRecord[] = unfinished.map((state) => {
+      const doubt = state.doubtSince ?? state.pendingAttempt;
+      return {
+        v: 1,
+        at,
+        type: 'kept',
+        batch: state.batch,
+        ...state.entry,
+        ...(doubt !== null ? { doubtSince: doubt } : {}),
+        ...(state.earlier ? { earlier: true as const } : {}),
+      };
+    });
     try {
       await journal.file.replace(records);
     } catch (error) {

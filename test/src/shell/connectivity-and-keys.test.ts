@@ -11,11 +11,26 @@ describe('ConnectivityStore (a reader of the core)', () => {
     expect(store.state('local')).toBe('unknown');
     api.emit('connectivity', { profileId: 'local', online: false, at: 10 });
     expect(store.state('local')).toBe('offline');
-    api.emit('connectivity', { profileId: 'local', online: true, at: 5 }); // older: ignored
-    expect(store.state('local')).toBe('offline');
     api.emit('connectivity', { profileId: 'local', online: true, at: 20 });
     expect(store.state('local')).toBe('online');
     expect(store.state('other')).toBe('unknown');
+    store.destroy();
+  });
+
+  it('takes the latest report as it comes, even when the computer’s clock was set back meanwhile', () => {
+    // The core stamps reports with the wall clock, which staff (or the network time) may set
+    // back; its reports still arrive in the order it made them (one IPC or SSE stream).
+    const api = fakeAdoptionApi();
+    const store = new ConnectivityStore(api);
+    store.start();
+    const back = vi.fn();
+    store.onBack(back);
+    api.emit('connectivity', { profileId: 'local', online: true, at: 10_000 });
+    api.emit('connectivity', { profileId: 'local', online: false, at: 4_000 }); // the clock went back 6 s
+    expect(store.state('local')).toBe('offline');
+    api.emit('connectivity', { profileId: 'local', online: true, at: 5_000 });
+    expect(store.state('local')).toBe('online');
+    expect(back.mock.calls).toEqual([['local'], ['local']]);
     store.destroy();
   });
 

@@ -109,6 +109,21 @@ describe('restoring from the safety copy', () => {
     expect((await entriesOf(outbox))[0]).toMatchObject({ state: 'queued', doubtSince: clock.now() + 5 });
   });
 
+  it('copies an entry in doubt into the safety copy in doubt: lost from IndexedDB later, it is never sent blindly', async () => {
+    const { db, copy, outbox, clock } = setup();
+    const entry = await outbox.enqueue(newAnimal('Sent, unheard'));
+    await outbox.markSending(entry.localId); // its send went out...
+    // ...the core heard the service create it and settled it, but the window died before it heard.
+    await copy.settle(entry.localId, { kind: 'acknowledged', id: '41' });
+    clock.advance(60_000);
+    await restoreFromSafetyCopy(db, copy, clock); // the app starts again: IndexedDB's entry is kept again
+    await db.outbox.clear(); // then the browser loses IndexedDB
+    await restoreFromSafetyCopy(db, copy, clock);
+    const [back] = await entriesOf(outbox);
+    expect(back).toMatchObject({ localId: entry.localId, idempotencyKey: entry.idempotencyKey, state: 'queued' });
+    expect(back?.doubtSince).not.toBeNull();
+  });
+
   it('settles in the safety copy what IndexedDB has as sent, and keeps there what only IndexedDB had', async () => {
     const { db, copy, outbox, clock } = setup();
     const sent = await outbox.enqueue(newAnimal('Sent'));

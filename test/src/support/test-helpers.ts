@@ -136,7 +136,11 @@ export async function pendingOf(outbox: Outbox): Promise<OutboxEntry[]> {
 export class MemorySafetyCopy implements SafetyCopyPort {
   readonly entries = new Map<
     string,
-    SafetyEntry & { doubtSince: number | null; settled: SafetyOutcome | null; fromEarlierVersion?: true }
+    Omit<SafetyEntry, 'doubtSince'> & {
+      doubtSince: number | null;
+      settled: SafetyOutcome | null;
+      fromEarlierVersion?: true;
+    }
   >();
   readonly log: string[] = [];
   problems: string[] = [];
@@ -150,7 +154,7 @@ export class MemorySafetyCopy implements SafetyCopyPort {
       this.entries.set(entry.localId, {
         ...entry,
         createdAt: before?.createdAt ?? entry.createdAt,
-        doubtSince: null,
+        doubtSince: entry.doubtSince ?? null,
         settled: null,
       });
       this.log.push(`keep ${entry.animal.name}`);

@@ -10,6 +10,7 @@ import { openProfileDb } from '../../../src/storage/db';
 import { Outbox } from '../../../src/storage/outbox';
 import { EVIDENCE_KEY, KEYS_TRUSTED_MS } from '../../../src/sync/idempotency-evidence';
 import { knownIdsFor } from '../../../src/sync/reconcile';
+import { SEND_SETTLES_MS } from '../../../src/sync/send-entry';
 import { SyncEngine } from '../../../src/sync/sync-engine';
 import { animal, entriesOf, FakeApi, FakeClock, freshDb, MemorySafetyCopy, newAnimal } from '../support/test-helpers';
 
@@ -108,6 +109,33 @@ describe('reconciliation of an unknown outcome', () => {
     expect(api.listCalls).toHaveLength(4);
     expect(api.createCalls.map((c) => c.idempotencyKey)).toEqual([entry.idempotencyKey, entry.idempotencyKey]);
     expect(await entriesOf(outbox)).toMatchObject([{ state: 'sent', serverId: '1001', doubtSince: null }]);
+  });
+
+  it('takes no empty list for proof while the cut send may still be under way at the service', async () => {
+    // A gateway gave up on the app (a timeout) while the service went on: it stores the animal
+    // a little later. A list read meanwhile is complete and empty, and proves nothing.
+    const { api, clock, engine, outbox } = await setup(newAnimal('Rex', '2', 'available'), null);
+    let storeLate = () => {};
+    api.createAnswers.push((input, fake) => {
+      storeLate = () => void fake.create(input);
+      return err('timeout', 'The service took too long to answer.');
+    });
+    engine.run();
+    await engine.whenIdle();
+    const gaveUpAt = clock.now();
+    clock.advance(30_000); // the backoff is long over
+    await engine.whenIdle();
+    storeLate();
+    for (let waited = 0; waited < 5 * 60_000; waited += 5_000) {
+      clock.advance(5_000);
+      await engine.whenIdle();
+    }
+    expect(api.createCalls).toHaveLength(1);
+    expect(api.animals.filter((a) => a.name === 'Rex')).toHaveLength(2); // the old one the app knew, and ours
+    expect(await entriesOf(outbox)).toMatchObject([{ state: 'check_needed', check: { complete: true } }]);
+    // Looked into once, a minute after the app gave up: not put off again and again.
+    expect((await entriesOf(outbox))[0]!.check!.at - gaveUpAt).toBeLessThanOrEqual(SEND_SETTLES_MS + 5_000);
+    expect(api.listCalls).toHaveLength(1);
   });
 
   it('asks instead of resending blindly when a list comes back full (a match could hide beyond 100)', async () => {

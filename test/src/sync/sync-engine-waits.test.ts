@@ -36,7 +36,7 @@ describe('reconciliation backoff', () => {
   it('backs off exponentially, with jitter, while the check of a doubt keeps failing offline', async () => {
     const { clock, api, engine, outbox, nextWait } = setup(() => 0.5);
     await outbox.enqueue(newAnimal('Rex', '2', 'available'));
-    api.failCreate('timeout', 'No answer.'); // the outcome is unknown: a doubt
+    api.failCreate('server_error', 'Internal error.', { status: 500 }); // the outcome is unknown: a doubt
     api.listPets = async (input) => {
       api.listCalls.push(input);
       return err('offline', 'The service could not be reached.');

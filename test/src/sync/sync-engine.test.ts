@@ -226,7 +226,7 @@ describe('SyncEngine', () => {
   it('connectivity back (wake) sends at once without waiting for the backoff', async () => {
     const { api, engine, outbox, profileId } = setup();
     await outbox.enqueue(newAnimal('Rex'));
-    api.failCreate('timeout', 'No answer within 15 s.');
+    api.failCreate('offline', 'The service could not be reached.', { notSent: true });
     engine.run();
     await engine.whenIdle();
     engine.retryEarly(profileId);

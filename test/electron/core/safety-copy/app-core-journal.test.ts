@@ -10,9 +10,12 @@ import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type AppCore, createAppCore } from '../../../../electron/core/app-core';
 import { MemorySecretStore } from '../../../../electron/core/keys/memory-secret-store';
+import { ProfileStore } from '../../../../electron/core/profiles/profile-store';
 import type { JournalFs } from '../../../../electron/core/safety-copy/journal-file';
-import type { SafetyEntry } from '../../../../src/shared/api';
+import { HEADERS_TIMEOUT_MS } from '../../../../electron/core/http/http-client';
+import { SEND_SETTLES_MS, type SafetyEntry } from '../../../../src/shared/api';
 import { type RunningService, startService } from '../../../service/index';
+import { FakeClock } from '../../../support/fake-clock';
 
 const RESOURCES = resolve(import.meta.dirname, '../../../../resources');
 
@@ -131,5 +134,164 @@ describe('the safety copy in the app core', () => {
       ok: false,
       error: { code: 'not_found' },
     });
+  });
+});
+
+describe('one creation per entry at a time in the core', () => {
+  let dataDir: string;
+  let service: RunningService;
+  let core: AppCore;
+
+  beforeEach(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'adoption-core-once-'));
+    // A service that ignores Idempotency-Key: a second request with the key creates a second animal.
+    service = await startService({
+      port: 0,
+      keys: { k1: 'pro' },
+      seedAnimals: 0,
+      idempotency: false,
+      latencyMs: '150..150',
+    });
+    core = await createAppCore({
+      fetch: globalThis.fetch,
+      dataDir,
+      secretStore: new MemorySecretStore(),
+      builtIns: { file: join(RESOURCES, 'profiles.json') },
+      localDemoUrl: service.url,
+    });
+    await core.router.handle('setKey', { profileId: 'local', key: 'k1' });
+  });
+
+  afterEach(async () => {
+    await core.dispose();
+    await service.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('a second send of an entry whose first is still under way waits for it: one animal, one answer', async () => {
+    // The window that was sending was closed or reloaded mid-send; the window that takes over
+    // finds the entry "sending", finds nothing on the service yet, and sends it again.
+    const rex = entry('Rex');
+    await core.router.handle('keepEntries', {
+      profileId: 'local',
+      batch: crypto.randomUUID(),
+      complete: true,
+      entries: [rex],
+    });
+    const send = () =>
+      core.router.handle('createPet', { profileId: 'local', animal: rex.animal, idempotencyKey: rex.idempotencyKey });
+    const reached = new Promise((resolve) => service.events.once('prepared', resolve));
+    const first = send();
+    await reached; // the first request is at the service, which takes 150 ms over it
+    const [a, b] = await Promise.all([first, send()]);
+    expect(service.animalCount()).toBe(1);
+    expect(a).toMatchObject({ ok: true });
+    expect(b).toEqual(a);
+  });
+});
+
+describe('a creation the core gave up waiting on', () => {
+  it('counts as under way for a minute more: a send of its entry meanwhile gets its answer, after that it goes', async () => {
+    // The service was slower than the app's limits: the core gave up (timeout) while the service
+    // still worked on it. A window that took over (the sender closed) read the lists at once,
+    // found nothing yet, and sent the entry again: a second animal on a service that ignores
+    // Idempotency-Key (found by the event-day simulator, issue 33).
+    const clock = new FakeClock();
+    const dataDir = mkdtempSync(join(tmpdir(), 'adoption-core-settles-'));
+    const posts: string[] = [];
+    let reached = (): void => {};
+    /** The service: holds every creation until the caller gives up; answers the rest at once. */
+    const slowFetch = (async (input: RequestInfo | URL, init: RequestInit = {}) => {
+      if (init.method !== 'POST') return new Response('[]', { status: 200 });
+      posts.push(String(input));
+      reached();
+      const created = new Response(`{"id":${posts.length},${String(init.body).slice(1)}`, { status: 201 });
+      if (posts.length > 1) return created;
+      return new Promise<Response>((_, reject) =>
+        init.signal?.addEventListener('abort', () => reject(init.signal?.reason), { once: true }),
+      );
+    }) as typeof fetch;
+    const core = await createAppCore({
+      fetch: slowFetch,
+      dataDir,
+      clock,
+      secretStore: new MemorySecretStore(),
+      builtIns: { file: join(RESOURCES, 'profiles.json') },
+      localDemoUrl: 'http://127.0.0.1:9/v1',
+    });
+    try {
+      await core.router.handle('setKey', { profileId: 'local', key: 'k1' });
+      const rex = entry('Rex');
+      await core.router.handle('keepEntries', {
+        profileId: 'local',
+        batch: crypto.randomUUID(),
+        complete: true,
+        entries: [rex],
+      });
+      const send = () =>
+        core.router.handle('createPet', { profileId: 'local', animal: rex.animal, idempotencyKey: rex.idempotencyKey });
+      const atService = new Promise<void>((resolve) => (reached = resolve));
+      const first = send();
+      await atService; // after the attempt is on disk (real fsyncs: no fake time for those)
+      await clock.advanceAndSettle(HEADERS_TIMEOUT_MS);
+      const gaveUp = await first;
+      expect(gaveUp).toMatchObject({ ok: false, error: { code: 'timeout' } });
+      expect(posts).toHaveLength(1);
+
+      await clock.advanceAndSettle(SEND_SETTLES_MS - 1_000);
+      expect(await send()).toEqual(gaveUp);
+      expect(posts).toHaveLength(1);
+
+      await clock.advanceAndSettle(1_000);
+      const later = send();
+      await clock.advanceAndSettle(1_000);
+      expect(await later).toMatchObject({ ok: true });
+      expect(posts).toHaveLength(2);
+    } finally {
+      await core.dispose();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a removal cut short', () => {
+  it('the journal of a profile removed just before the app died is deleted at the next start', async () => {
+    // Removing a profile writes the profiles file, then deletes its journal: a crash between the
+    // two left the journal of a profile that no longer exists, whose open entries nobody could
+    // ever send or settle (and which the updates count as waiting, for ever).
+    const dataDir = mkdtempSync(join(tmpdir(), 'adoption-core-removal-'));
+    const options = {
+      fetch: globalThis.fetch,
+      dataDir,
+      secretStore: new MemorySecretStore(),
+      builtIns: { file: join(RESOURCES, 'profiles.json') },
+    };
+    try {
+      const before = await createAppCore(options);
+      const saved = await before.router.handle('saveProfile', {
+        name: 'Event',
+        baseUrl: 'http://127.0.0.1:9/v1',
+        color: 'blue',
+      });
+      const id = saved.ok ? (saved.data as { id: string }).id : '';
+      await before.router.handle('keepEntries', {
+        profileId: id,
+        batch: crypto.randomUUID(),
+        complete: true,
+        entries: [entry('Rex')],
+      });
+      await before.dispose();
+      // The first half of removeProfile (the profiles file), then the crash.
+      const store = await ProfileStore.open({ dataDir, builtIns: options.builtIns });
+      expect(await store.remove(id)).toMatchObject({ ok: true });
+      const journal = join(dataDir, 'safety-copy', `${id}.jsonl`);
+      await expect(fs.stat(journal)).resolves.toBeTruthy();
+
+      const after = await createAppCore(options);
+      await expect(fs.stat(journal)).rejects.toMatchObject({ code: 'ENOENT' });
+      await after.dispose();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

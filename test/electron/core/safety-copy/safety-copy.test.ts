@@ -56,6 +56,16 @@ describe('the safety copy', () => {
     expect(names(await copy.read('local'))).toEqual(['A', 'B', 'C']);
   });
 
+  it('an entry kept in doubt is read back in doubt, by a new process too', async () => {
+    // The window's restore copies into the safety copy an entry IndexedDB has in doubt (its send
+    // may have reached the service: the core may even have acknowledged and forgotten it).
+    const { copy, reopen } = setup();
+    const unheard = { ...entry('Unheard'), doubtSince: 5_000 };
+    await copy.keep('local', randomUUID(), [unheard], true);
+    expect((await copy.read('local')).entries).toMatchObject([{ localId: unheard.localId, doubtSince: 5_000 }]);
+    expect((await reopen().read('local')).entries).toMatchObject([{ localId: unheard.localId, doubtSince: 5_000 }]);
+  });
+
   it('an attempt with no outcome leaves a doubt from its time; one that certainly did not go leaves none', async () => {
     const { copy, clock, reopen } = setup();
     const [a, b] = [entry('Sent maybe'), entry('Never sent')];
