@@ -27,13 +27,13 @@ const RENDERER = {
   message: 'Only the renderer may import the renderer: the rest shares src/shared with it.',
 };
 /**
- * The renderer and the contract use zod/mini through src/shared/zod.ts, which sets its English
+ * The renderer and the contract use zod/mini through src/shared/basics/zod.ts, which sets its English
  * messages: classic zod brings its whole API into the window's start-up (docs/performance.md,
  * "Start-up weight"), and zod/mini imported elsewhere would parse with no messages set.
  */
 const ZOD_DIRECT = {
   regex: '^zod(/|$)',
-  message: "src/ imports z from src/shared/zod.ts (zod/mini with its messages set), never 'zod' itself.",
+  message: "src/ imports z from src/shared/basics/zod.ts (zod/mini with its messages set), never 'zod' itself.",
 };
 /**
  * The window's components and stores take `t` and the formatters from src/i18n, which redraws them when
@@ -47,12 +47,26 @@ const SHARED_T = {
 /** The app's Electron-side code, by relative path (`../../electron/core/…`). */
 const ELECTRON_CODE = {
   regex: '^(\\.\\.?/)+electron/',
-  message: 'The renderer reaches the core only through the app API (src/shared/api.ts), never by importing electron/.',
+  message:
+    'The renderer reaches the core only through the app API (src/shared/app-api/api.ts), never by importing electron/.',
 };
 /** The core serves both hosts and imports neither: they wire it (lint rule `adoption/no-import-from`). */
 const HOSTS = {
   folders: ['electron/host', 'electron/main', 'electron/preload'],
   message: 'the core serves both hosts and imports neither (they import electron/core).',
+};
+/**
+ * src/shared by concept: basics/ (clock, backoff, emitter, errors, zod) import nothing else of it; records/
+ * (animal, categories, profile, ids, JSON codec) and i18n/ build on basics; app-api/ (the channels, the
+ * client over a transport, results, the host's protocol) on all of them (lint rule `adoption/no-import-from`).
+ */
+const ABOVE_BASICS = {
+  folders: ['src/shared/records', 'src/shared/i18n', 'src/shared/app-api'],
+  message: "src/shared/basics is the contract's floor: it imports nothing else of src/shared.",
+};
+const APP_API = {
+  folders: ['src/shared/app-api'],
+  message: 'the records and the words are what the app API carries: they do not import it.',
 };
 /**
  * A sandboxed preload's `require` loads only `electron` and the Node modules events, timers
@@ -75,7 +89,19 @@ const CODE_BUT_SHARED = {
  */
 const LAYERS = [
   // the one module that imports zod/mini itself, setting its messages
-  { files: ['src/shared/zod.ts'], mayNotImport: [ELECTRON, NODE_BUILTINS, DOM_ONLY, ELECTRON_CODE] },
+  {
+    files: ['src/shared/basics/zod.ts'],
+    mayNotImport: [ELECTRON, NODE_BUILTINS, DOM_ONLY, ELECTRON_CODE, ABOVE_BASICS],
+  },
+  // the contract's own floors: basics, then the records and the words, then the app API
+  {
+    files: ['src/shared/basics/**'],
+    mayNotImport: [ELECTRON, NODE_BUILTINS, DOM_ONLY, ELECTRON_CODE, ZOD_DIRECT, ABOVE_BASICS],
+  },
+  {
+    files: ['src/shared/records/**', 'src/shared/i18n/**'],
+    mayNotImport: [ELECTRON, NODE_BUILTINS, DOM_ONLY, ELECTRON_CODE, ZOD_DIRECT, APP_API],
+  },
   { files: ['src/shared/**/*.ts'], mayNotImport: [ELECTRON, NODE_BUILTINS, DOM_ONLY, ELECTRON_CODE, ZOD_DIRECT] },
   // the window's reactive t and formatters, made of src/shared's
   { files: ['src/i18n/**'], mayNotImport: [ELECTRON, NODE_BUILTINS, ELECTRON_CODE, ZOD_DIRECT] },

@@ -5,7 +5,7 @@
  * once. Events (governor snapshots, connectivity, keys, profile changes, updates) go out through
  * `events`, scrubbed of every key.
  */
-import { type Clock, systemClock } from '../../src/shared/clock';
+import { type Clock, systemClock } from '../../src/shared/basics/clock';
 import { createEventBus, createRouter, type EventBus, type Router, serveChannels } from './api';
 import { type DataFolder, openDataFolder, type ProcessProbe } from './data-folder';
 import { DIRECT, type ProxyResolver, ProxyRouter } from './http';

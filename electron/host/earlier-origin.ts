@@ -37,9 +37,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { z } from 'zod';
-import { NewAnimal } from '../../src/shared/animal';
-import { type Clock, systemClock } from '../../src/shared/clock';
-import { errorMessage } from '../../src/shared/errors';
+import { NewAnimal } from '../../src/shared/records/animal';
+import { type Clock, systemClock } from '../../src/shared/basics/clock';
+import { errorMessage } from '../../src/shared/basics/errors';
 import { currentLanguage, intlLocale, t } from '../../src/shared/i18n';
 import {
   BodyTooLarge,

@@ -4,9 +4,9 @@
  * never outlives its truth: waiting to send, then sent with its id, or set aside for staff.
  */
 import { t } from '../i18n';
-import { type AnimalStatus, NewAnimal } from '../shared/animal';
-import { canonicalInt64 } from '../shared/int64';
-import { matchKey } from '../shared/text-match';
+import { type AnimalStatus, NewAnimal } from '../shared/records/animal';
+import { canonicalInt64 } from '../shared/records/int64';
+import { matchKey } from '../shared/records/text-match';
 import type { EntryLookup } from '../storage';
 
 export type FieldErrors = { name?: string; categoryId?: string; status?: string };

@@ -7,8 +7,8 @@
  */
 import { DiagnosticsStore, GovernorStore } from '../diagnostics';
 import { LanguageStore, t } from '../i18n';
-import type { AdoptionApi } from '../shared/client';
-import { errorMessage } from '../shared/errors';
+import type { AdoptionApi } from '../shared/app-api/client';
+import { errorMessage } from '../shared/basics/errors';
 import {
   type AppContext,
   ClockStore,

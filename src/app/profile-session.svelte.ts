@@ -6,7 +6,7 @@
 import { AddAnimalFormStore } from '../add';
 import { CategoriesStore } from '../categories';
 import { AnimalListStore, SavedAnimalsStore } from '../list';
-import type { AdoptionApi } from '../shared/client';
+import type { AdoptionApi } from '../shared/app-api/client';
 import {
   AnimalCache,
   DuplicateIndex,

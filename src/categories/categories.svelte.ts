@@ -13,8 +13,8 @@ import {
   parseCategoryFile,
   tableChanges,
   type TableChanges,
-} from '../shared/categories';
-import { errorMessage } from '../shared/errors';
+} from '../shared/records/categories';
+import { errorMessage } from '../shared/basics/errors';
 import type { ProfileDb } from '../storage';
 import { CategoryTable, validRows } from './category-table';
 

@@ -4,8 +4,8 @@
  * only the sentences on screen are translated.
  */
 import { t } from '../i18n';
-import type { AdoptionApi } from '../shared/client';
-import type { DiagnosticEntry } from '../shared/diagnostics';
+import type { AdoptionApi } from '../shared/app-api/client';
+import type { DiagnosticEntry } from '../shared/app-api/diagnostics';
 
 export class DiagnosticsStore {
   entries = $state<DiagnosticEntry[]>([]);

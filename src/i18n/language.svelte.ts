@@ -7,8 +7,8 @@
  * catalogue is loaded before it shows (Spanish is a chunk of its own), `<html lang>` follows,
  * and the core is told so that its messages follow too.
  */
-import type { AdoptionApi } from '../shared/client';
-import { createEmitter, type Disposer } from '../shared/emitter';
+import type { AdoptionApi } from '../shared/app-api/client';
+import { createEmitter, type Disposer } from '../shared/basics/emitter';
 import {
   currentLanguage,
   type Language,

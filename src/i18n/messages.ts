@@ -6,8 +6,8 @@
  */
 import { createSubscriber } from 'svelte/reactivity';
 import * as shared from '../shared/i18n';
-import type { AnimalStatus } from '../shared/animal';
-import { createEmitter } from '../shared/emitter';
+import type { AnimalStatus } from '../shared/records/animal';
+import { createEmitter } from '../shared/basics/emitter';
 import type { MessageArgs, MessageKey } from '../shared/i18n';
 
 /** Whatever read the messages is drawn again (once another language's are current). */

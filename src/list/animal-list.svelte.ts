@@ -11,11 +11,11 @@
  * knows where its rows came from and what its last request answered, and loads again when
  * told that the service answers again, that a key was saved, or that a batch was sent.
  */
-import { ANIMAL_STATUSES, type AnimalStatus, LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN } from '../shared/animal';
-import type { AdoptionApi } from '../shared/client';
+import { ANIMAL_STATUSES, type AnimalStatus, LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN } from '../shared/records/animal';
+import type { AdoptionApi } from '../shared/app-api/client';
 import { t } from '../i18n';
-import { collapseDuplicateIds } from '../shared/duplicate-ids';
-import { type AppError, UNREACHABLE_CODES } from '../shared/result';
+import { collapseDuplicateIds } from '../shared/records/duplicate-ids';
+import { type AppError, UNREACHABLE_CODES } from '../shared/app-api/result';
 import type { AnimalCache, CachedAnimal, OutboxEntry } from '../storage';
 import { searchAndSort, searchKey, type SortKey } from './animal-sorting';
 

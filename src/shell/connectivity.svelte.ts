@@ -5,8 +5,8 @@
  * state is `unknown` ("not checked yet"): nothing from before a reload is taken for true now.
  */
 import { t } from '../i18n';
-import type { AdoptionApi } from '../shared/client';
-import { createEmitter, type Disposer } from '../shared/emitter';
+import type { AdoptionApi } from '../shared/app-api/client';
+import { createEmitter, type Disposer } from '../shared/basics/emitter';
 
 export type Reachability = 'unknown' | 'online' | 'offline';
 

@@ -5,7 +5,7 @@
  * no fetch, script or frame, so no directive is loosened). Says what happened in `message`.
  */
 import { t } from '../i18n';
-import type { AdoptionApi } from '../shared/client';
+import type { AdoptionApi } from '../shared/app-api/client';
 
 /** How long a download's object URL is kept before it is let go (the browser has read it by then). */
 const REVOKE_AFTER_MS = 60_000;

@@ -3,8 +3,8 @@
  * key): the profile staff chose, and the profile last shown, which start-up assumes.
  */
 import { t } from '../i18n';
-import type { AdoptionApi } from '../shared/client';
-import type { Profile, ProfileInput, ProfileList } from '../shared/profile';
+import type { AdoptionApi } from '../shared/app-api/client';
+import type { Profile, ProfileInput, ProfileList } from '../shared/records/profile';
 
 /** The profile staff chose last (it is picked first when the list has it). */
 export const ACTIVE_PROFILE_KEY = 'adoption-desk.active-profile';

@@ -4,8 +4,8 @@
  * asked for one (a 407 this run). Saving one lets every profile's queue go on at once.
  */
 import { t } from '../i18n';
-import { type ChannelOutput, isShortSecret, SHORT_SECRET_LENGTH } from '../shared/api';
-import type { AdoptionApi } from '../shared/client';
+import { type ChannelOutput, isShortSecret, SHORT_SECRET_LENGTH } from '../shared/app-api/api';
+import type { AdoptionApi } from '../shared/app-api/client';
 
 type Logins = ChannelOutput<'proxyLogins'>;
 

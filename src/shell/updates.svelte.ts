@@ -4,8 +4,8 @@
  * ready; `describe` is the state in words (Diagnostics).
  */
 import { clockTime, t } from '../i18n';
-import type { AdoptionApi } from '../shared/client';
-import type { UpdateStatus } from '../shared/updates';
+import type { AdoptionApi } from '../shared/app-api/client';
+import type { UpdateStatus } from '../shared/app-api/updates';
 
 /** The line staff see when an update is ready, or null. */
 export function updateNotice(status: UpdateStatus | null): string | null {

@@ -26,7 +26,7 @@
  *   every saved animal. No data changes.
  */
 import Dexie, { type Table } from 'dexie';
-import type { Animal, AnimalStatus } from '../shared/animal';
+import type { Animal, AnimalStatus } from '../shared/records/animal';
 import type { OutboxRow } from './outbox-records';
 
 export interface CachedAnimal {

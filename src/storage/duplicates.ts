@@ -4,11 +4,11 @@
  * staff decide (the add form asks once more, the import preview flags the row). Built once from
  * one read of the cache and the outbox; `find` is a map lookup, so 1,000 rows cost nothing.
  */
-import type { Animal, NewAnimal } from '../shared/animal';
-import type { CategoryLabels } from '../shared/categories';
+import type { Animal, NewAnimal } from '../shared/records/animal';
+import type { CategoryLabels } from '../shared/records/categories';
 import { formatNumber, t } from '../i18n';
 import type { MessageKey } from '../shared/i18n';
-import { matchKey } from '../shared/text-match';
+import { matchKey } from '../shared/records/text-match';
 import type { ProfileDb } from './db';
 import type { OutboxEntry, OutboxState } from './outbox-records';
 

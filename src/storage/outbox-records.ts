@@ -5,9 +5,9 @@
  * may have written it); a row the app writes is built from already-parsed values.
  */
 import type { IndexableType } from 'dexie';
-import { Animal, Int64, NewAnimal } from '../shared/animal';
-import { AppError } from '../shared/result';
-import { z } from '../shared/zod';
+import { Animal, Int64, NewAnimal } from '../shared/records/animal';
+import { AppError } from '../shared/app-api/result';
+import { z } from '../shared/basics/zod';
 
 export const OUTBOX_STATES = ['queued', 'sending', 'sent', 'needs_attention', 'check_needed'] as const;
 export type OutboxState = (typeof OUTBOX_STATES)[number];

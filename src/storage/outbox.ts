@@ -8,12 +8,12 @@
  * a row that fails is set aside (`setAside`) (never silently dropped),
  * where staff see it ("Set aside", SetAsideRecords.svelte).
  */
-import type { Animal, NewAnimal } from '../shared/animal';
-import { type Clock, systemClock } from '../shared/clock';
-import type { SafetyEntry } from '../shared/api';
-import { describeIssues, errorMessage } from '../shared/errors';
+import type { Animal, NewAnimal } from '../shared/records/animal';
+import { type Clock, systemClock } from '../shared/basics/clock';
+import type { SafetyEntry } from '../shared/app-api/api';
+import { describeIssues, errorMessage } from '../shared/basics/errors';
 import { t } from '../i18n';
-import type { AppError } from '../shared/result';
+import type { AppError } from '../shared/app-api/result';
 import { AnimalCache } from './animal-cache';
 import type { ProfileDb, SetAsideRow } from './db';
 import type { SafetyCopyPort } from './safety-copy';

@@ -7,8 +7,8 @@
  * should know is `notice`; Diagnostics gets each event (StorageHealthStore).
  */
 import { t } from '../i18n';
-import { type Clock, systemClock } from '../shared/clock';
-import { errorMessage } from '../shared/errors';
+import { type Clock, systemClock } from '../shared/basics/clock';
+import { errorMessage } from '../shared/basics/errors';
 import type { ProfileDb } from './db';
 import { dismissRestored, restoredRecord, restoreFromSafetyCopy, type RestoreReport } from './restore';
 import type { SafetyCopyPort } from './safety-copy';

@@ -13,7 +13,7 @@
  * back the same way and said as such: the browser lost nothing, the app moved to a new address.
  * An acknowledged or discarded entry is never put back.
  */
-import type { Clock } from '../shared/clock';
+import type { Clock } from '../shared/basics/clock';
 import type { ProfileDb } from './db';
 import { newOutboxEntry, type OutboxRow, OutboxRowSchema } from './outbox-records';
 import { safetyEntryOf } from './outbox';

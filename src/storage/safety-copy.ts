@@ -4,9 +4,9 @@
  * the service (restore.ts reads it back). The core acknowledges what the service created by
  * itself, as every creation passes through it.
  */
-import { KEEP_ENTRIES_MAX, type SafetyEntry } from '../shared/api';
-import type { AdoptionApi } from '../shared/client';
-import type { Result } from '../shared/result';
+import { KEEP_ENTRIES_MAX, type SafetyEntry } from '../shared/app-api/api';
+import type { AdoptionApi } from '../shared/app-api/client';
+import type { Result } from '../shared/app-api/result';
 
 export type SafetyOutcome = { kind: 'acknowledged'; id: string } | { kind: 'discarded' };
 

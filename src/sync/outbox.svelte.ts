@@ -6,8 +6,8 @@
  * one" / "send mine"), and the sync progress.
  */
 import { liveQuery, type Subscription } from 'dexie';
-import type { NewAnimal } from '../shared/animal';
-import { errorMessage } from '../shared/errors';
+import type { NewAnimal } from '../shared/records/animal';
+import { errorMessage } from '../shared/basics/errors';
 import {
   BrowserStorageError,
   type CachedAnimal,

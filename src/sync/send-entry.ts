@@ -10,9 +10,9 @@
  * - Failed: refused (400) → staff edit or discard it; key trouble → the profile pauses;
  *   anything else → tried again after the backoff (sync-decisions.ts).
  */
-import { SEND_SETTLES_MS } from '../shared/api';
-import type { AdoptionApi } from '../shared/client';
-import type { AppError } from '../shared/result';
+import { SEND_SETTLES_MS } from '../shared/app-api/api';
+import type { AdoptionApi } from '../shared/app-api/client';
+import type { AppError } from '../shared/app-api/result';
 import { AnimalCache, type Outbox, type OutboxEntry, type ProfileDb } from '../storage';
 import { isIdempotencyAnswer, keysTrusted, readEvidence, recordEvidence } from './idempotency-evidence';
 import { knownIdsFor, lookForEntry } from './reconcile';

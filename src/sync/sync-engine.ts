@@ -8,10 +8,10 @@
  * Only one engine per app sends at a time (sync-leader.ts). Time comes from an injected clock;
  * each profile's state, timer and wait rules are at the end of this file.
  */
-import type { AdoptionApi } from '../shared/client';
-import { type Clock, systemClock } from '../shared/clock';
-import { createEmitter, type Disposer } from '../shared/emitter';
-import { errorMessage } from '../shared/errors';
+import type { AdoptionApi } from '../shared/app-api/client';
+import { type Clock, systemClock } from '../shared/basics/clock';
+import { createEmitter, type Disposer } from '../shared/basics/emitter';
+import { errorMessage } from '../shared/basics/errors';
 import { t } from '../i18n';
 import { Outbox, type OutboxEntry, type ProfileDb } from '../storage';
 import { tryEntry } from './send-entry';

@@ -16,10 +16,10 @@
  * `standard` and `secure` (electron/main/app-protocol.ts). Where the API is missing or refused,
  * this window sends alone (as one window always does) and says so on the console.
  */
-import { createEmitter, type Disposer } from '../shared/emitter';
-import { errorMessage } from '../shared/errors';
-import { AppError } from '../shared/result';
-import { z } from '../shared/zod';
+import { createEmitter, type Disposer } from '../shared/basics/emitter';
+import { errorMessage } from '../shared/basics/errors';
+import { AppError } from '../shared/app-api/result';
+import { z } from '../shared/basics/zod';
 import type { SyncEngine } from './sync-engine';
 import { idleProgress, type SyncProgress } from './sync-progress';
 

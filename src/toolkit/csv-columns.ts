@@ -13,7 +13,7 @@ import type { Language, Messages } from '../shared/i18n';
 import en from '../shared/i18n/generated/en';
 // eslint-disable-next-line adoption/subsystem-entry -- as above
 import es from '../shared/i18n/generated/es';
-import { matchKey } from '../shared/text-match';
+import { matchKey } from '../shared/records/text-match';
 
 export type Column = 'name' | 'category' | 'status';
 

@@ -2,9 +2,9 @@
  * The profiles' channels (`listProfiles`, `saveProfile`, `removeProfile`). What else follows a
  * profile (its key, its client, its safety copy) is told once the profiles file has the change.
  */
-import type { Handlers } from '../../../src/shared/api';
-import type { Profile } from '../../../src/shared/profile';
-import { ok } from '../../../src/shared/result';
+import type { Handlers } from '../../../src/shared/app-api/api';
+import type { Profile } from '../../../src/shared/records/profile';
+import { ok } from '../../../src/shared/app-api/result';
 import type { ProfileStore } from './profile-store';
 
 export interface ProfileFollowers {

@@ -5,11 +5,11 @@
  * built-ins are restored, and `list().notice` says so in plain language.
  */
 import { basename, join } from 'node:path';
-import { createEmitter, type Disposer } from '../../../src/shared/emitter';
-import { describeIssues } from '../../../src/shared/errors';
+import { createEmitter, type Disposer } from '../../../src/shared/basics/emitter';
+import { describeIssues } from '../../../src/shared/basics/errors';
 import { t } from '../../../src/shared/i18n';
-import { type Profile, ProfileInput, type ProfileList } from '../../../src/shared/profile';
-import { err, ok, type Result } from '../../../src/shared/result';
+import { type Profile, ProfileInput, type ProfileList } from '../../../src/shared/records/profile';
+import { err, ok, type Result } from '../../../src/shared/app-api/result';
 import { fileTimestamp, nodeSettingsFs, type SettingsFs, writeFileAtomic } from '../data-folder';
 import { type BuiltInProfiles, type BuiltInSource, isBuiltInId, loadBuiltInProfiles } from './built-in-profiles';
 import {

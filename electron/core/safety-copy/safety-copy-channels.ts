@@ -4,9 +4,9 @@
  * version's queue recovered (`recoverEntries`, the browser host), a removed profile's journal
  * (and at start, those of profiles removed just before a crash).
  */
-import type { Handlers } from '../../../src/shared/api';
+import type { Handlers } from '../../../src/shared/app-api/api';
 import { t } from '../../../src/shared/i18n';
-import { err, ok, type Result } from '../../../src/shared/result';
+import { err, ok, type Result } from '../../../src/shared/app-api/result';
 import { journalFailure } from './journal-file';
 import type { RecoveredEntry, RecoverReport, SafetyCopy } from './safety-copy';
 

@@ -20,11 +20,11 @@ import { randomUUID } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { Int64, NewAnimal } from '../../../src/shared/animal';
-import type { SafetyEntry } from '../../../src/shared/api';
-import type { Clock } from '../../../src/shared/clock';
-import { describeIssues } from '../../../src/shared/errors';
-import { createEmitter, type Disposer, type Emitter } from '../../../src/shared/emitter';
+import { Int64, NewAnimal } from '../../../src/shared/records/animal';
+import type { SafetyEntry } from '../../../src/shared/app-api/api';
+import type { Clock } from '../../../src/shared/basics/clock';
+import { describeIssues } from '../../../src/shared/basics/errors';
+import { createEmitter, type Disposer, type Emitter } from '../../../src/shared/basics/emitter';
 import { t } from '../../../src/shared/i18n';
 import { type JournalFs, JournalFile, nodeJournalFs } from './journal-file';
 

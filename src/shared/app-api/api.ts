@@ -3,14 +3,14 @@
  * output schemas, and every event the core pushes. Main registers handlers from it, the
  * preload and the browser client build `window.adoption` from it; nothing is declared twice.
  */
-import { Animal, Int64, ListQuery, NewAnimal } from './animal';
+import { Animal, Int64, ListQuery, NewAnimal } from '../records/animal';
 import { DiagnosticEntry } from './diagnostics';
-import { Language, t } from './i18n';
-import { ProfileId, Profile, ProfileInput, ProfileList } from './profile';
+import { Language, t } from '../i18n';
+import { ProfileId, Profile, ProfileInput, ProfileList } from '../records/profile';
 import { GovernorSnapshot } from './rate-limit';
 import type { Result } from './result';
 import { UpdateStatus } from './updates';
-import { z } from './zod';
+import { z } from '../basics/zod';
 
 const MAX_KEY_BYTES = 4096;
 

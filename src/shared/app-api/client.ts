@@ -18,14 +18,14 @@ import {
   type EventPayload,
   events,
 } from './api';
-import { errorMessage } from './errors';
-import { t } from './i18n';
+import { errorMessage } from '../basics/errors';
+import { t } from '../i18n';
 import { err, type Result, resultSchema } from './result';
-import type { z } from './zod';
+import type { z } from '../basics/zod';
 
 export type HostKind = 'electron' | 'browser';
 
-/** What only the Electron host offers (src/shared/api.ts `desktopApi`). */
+/** What only the Electron host offers (src/shared/app-api/api.ts `desktopApi`). */
 export type DesktopMethods = {
   readonly [C in DesktopChannel]: (input: DesktopInput<C>) => Promise<Result<DesktopOutput<C>>>;
 };

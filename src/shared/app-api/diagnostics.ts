@@ -1,5 +1,5 @@
 /** One line of the request log shown in Diagnostics. Never holds a secret. */
-import { z } from './zod';
+import { z } from '../basics/zod';
 
 export const DiagnosticEntry = z.object({
   at: z.number(),

@@ -1,5 +1,5 @@
 /** What the rate-limit governor publishes for each profile, shown by the renderer's meter. */
-import { z } from './zod';
+import { z } from '../basics/zod';
 
 export const PAUSE_REASONS = [
   'remaining_zero',

@@ -2,7 +2,7 @@
  * Errors cross every boundary (core → router → IPC/HTTP → renderer) as values, never as
  * exceptions: `{ ok: false, error: { code, message, retryAfterMs? } }`.
  */
-import { z } from './zod';
+import { z } from '../basics/zod';
 
 /** Codes the app itself produces. A service's own unknown codes are passed through too. */
 export const APP_ERROR_CODES = [

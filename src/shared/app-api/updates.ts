@@ -3,7 +3,7 @@
  * (and why), waiting for the next check, checking, downloading, ready to install (and how many
  * animals must be sent first), or the last check failed.
  */
-import { z } from './zod';
+import { z } from '../basics/zod';
 
 export const UpdateStatus = z.discriminatedUnion('state', [
   /** No updates in this app: not the installed desktop app, or switched off by the organisation. */

@@ -9,7 +9,7 @@
 // electron.vite.config.ts): the core's own reach a window as text.
 import english from './generated/en';
 import type { MessageKey, Messages } from './generated/messages';
-import { useZodLanguage } from '../zod';
+import { useZodLanguage } from '../basics/zod';
 import type { Language } from './languages';
 
 export type { MessageKey, Messages };
@@ -50,7 +50,7 @@ export const currentLanguage = (): Language => current.language;
 
 /**
  * Loads `language`'s messages and makes them current, with zod's own fallback messages
- * (src/shared/zod.ts); resolves once they are. The one way a process changes its language.
+ * (src/shared/basics/zod.ts); resolves once they are. The one way a process changes its language.
  */
 export async function useLanguage(language: Language): Promise<void> {
   if (current.language === language) return;

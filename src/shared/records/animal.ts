@@ -2,9 +2,9 @@
  * The records of the Animal Adoption Service interface (interface.md), as zod schemas.
  * int64 fields are exact decimal strings inside the app (see json-codec.ts).
  */
-import { t } from './i18n';
+import { t } from '../i18n';
 import { isInt64String } from './int64';
-import { z } from './zod';
+import { z } from '../basics/zod';
 
 export const ANIMAL_STATUSES = ['available', 'pending', 'sold'] as const;
 export const AnimalStatus = z.enum(ANIMAL_STATUSES);

@@ -4,11 +4,11 @@
  * that carries a table from one laptop to another, and the lookup both ways.
  */
 import { Int64 } from './animal';
-import { describeIssues, type IssueLike } from './errors';
-import { t } from './i18n';
+import { describeIssues, type IssueLike } from '../basics/errors';
+import { t } from '../i18n';
 import { compareInt64 } from './int64';
 import { matchKey } from './text-match';
-import { z } from './zod';
+import { z } from '../basics/zod';
 
 export const CATEGORY_NAME_MAX = 40;
 export const CATEGORY_FILE_KIND = 'adoption-desk.categories';

@@ -1,6 +1,6 @@
 /** Service profiles (Production, Staging, Local demo, and the staff's own). */
-import { t } from './i18n';
-import { z } from './zod';
+import { t } from '../i18n';
+import { z } from '../basics/zod';
 
 export const PROFILE_COLORS = ['red', 'amber', 'green', 'blue', 'purple', 'grey'] as const;
 export const ProfileColor = z.enum(PROFILE_COLORS);

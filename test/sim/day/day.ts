@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Scheduler } from 'fast-check';
-import type { NewAnimal } from '../../../src/shared/animal';
+import type { NewAnimal } from '../../../src/shared/records/animal';
 import { ImportStore } from '../../../src/toolkit/import.svelte';
 import { PLANS } from '../../service/plans';
 import type { SimDevice, SimWindow } from '../world/device';

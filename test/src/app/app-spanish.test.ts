@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppStores } from '../../../src/app/app-stores.svelte';
 import { LANGUAGE_STORAGE_KEY } from '../../../src/i18n';
 import { useLanguage } from '../../../src/shared/i18n';
-import type { Profile } from '../../../src/shared/profile';
+import type { Profile } from '../../../src/shared/records/profile';
 import { deleteProfileDb } from '../../../src/storage/db';
 import type { SyncDriver } from '../../../src/sync/sync-driver';
 import { idleProgress } from '../../../src/sync/sync-progress';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AnimalListStore, type ListOutbox } from '../../../src/list/animal-list.svelte';
-import type { Animal } from '../../../src/shared/animal';
+import type { Animal } from '../../../src/shared/records/animal';
 import { AnimalCache } from '../../../src/storage/animal-cache';
 import { deleteProfileDb, openProfileDb } from '../../../src/storage/db';
 import { newOutboxEntry, type OutboxEntry } from '../../../src/storage/outbox-records';

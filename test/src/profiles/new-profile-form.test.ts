@@ -2,7 +2,7 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/sv
 import { afterEach, describe, expect, it } from 'vitest';
 import NewProfileForm from '../../../src/profiles/NewProfileForm.svelte';
 import ProfileBand from '../../../src/profiles/ProfileBand.svelte';
-import type { Profile } from '../../../src/shared/profile';
+import type { Profile } from '../../../src/shared/records/profile';
 import { ProfilesStore } from '../../../src/shell/profiles.svelte';
 import { err, fakeAdoptionApi, ok } from '../support/fake-adoption-api';
 

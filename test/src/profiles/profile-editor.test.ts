@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/svelte';
 import { afterEach, describe, expect, it } from 'vitest';
 import ProfileEditor from '../../../src/profiles/ProfileEditor.svelte';
-import type { Profile } from '../../../src/shared/profile';
+import type { Profile } from '../../../src/shared/records/profile';
 import { ProfilesStore } from '../../../src/shell/profiles.svelte';
 import { fakeAdoptionApi, ok } from '../support/fake-adoption-api';
 

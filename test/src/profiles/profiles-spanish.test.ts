@@ -6,7 +6,7 @@ import ProfileBand from '../../../src/profiles/ProfileBand.svelte';
 import ProfileEditor from '../../../src/profiles/ProfileEditor.svelte';
 import ProxyLogin from '../../../src/profiles/ProxyLogin.svelte';
 import RemoveProfile from '../../../src/profiles/RemoveProfile.svelte';
-import type { Profile } from '../../../src/shared/profile';
+import type { Profile } from '../../../src/shared/records/profile';
 import { KeysStore } from '../../../src/shell/keys.svelte';
 import { ProfilesStore } from '../../../src/shell/profiles.svelte';
 import { ProxyLoginsStore } from '../../../src/shell/proxy-logins.svelte';

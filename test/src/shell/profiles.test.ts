@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Profile, ProfileList } from '../../../src/shared/profile';
+import type { Profile, ProfileList } from '../../../src/shared/records/profile';
 import { ACTIVE_PROFILE_KEY, ProfilesStore, SHOWN_PROFILE_KEY } from '../../../src/shell/profiles.svelte';
 import { err, fakeAdoptionApi, ok } from '../support/fake-adoption-api';
 

@@ -5,7 +5,7 @@
  */
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/svelte';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CategoryLabels } from '../../../src/shared/categories';
+import { CategoryLabels } from '../../../src/shared/records/categories';
 import { useLanguage } from '../../../src/shared/i18n';
 import { describeMatches, duplicateQuestion } from '../../../src/storage/duplicates';
 import { Outbox } from '../../../src/storage/outbox';

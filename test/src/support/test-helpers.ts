@@ -1,8 +1,8 @@
 /** Helpers for the data-layer tests: unique databases, the tests' fake clock, a scripted fake API. */
-import type { Animal, NewAnimal } from '../../../src/shared/animal';
-import type { ChannelInput, ChannelOutput, SafetyEntry } from '../../../src/shared/api';
-import type { AdoptionApi } from '../../../src/shared/client';
-import { type AppError, err, ok, type Result } from '../../../src/shared/result';
+import type { Animal, NewAnimal } from '../../../src/shared/records/animal';
+import type { ChannelInput, ChannelOutput, SafetyEntry } from '../../../src/shared/app-api/api';
+import type { AdoptionApi } from '../../../src/shared/app-api/client';
+import { type AppError, err, ok, type Result } from '../../../src/shared/app-api/result';
 import { closeProfileDb, openProfileDb, type ProfileDb } from '../../../src/storage/db';
 import type { Outbox } from '../../../src/storage/outbox';
 import type { OutboxEntry } from '../../../src/storage/outbox-records';

@@ -1,6 +1,6 @@
 /** A sync pass reads the outbox once (not once per entry sent), and still respects staff's changes. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ok } from '../../../src/shared/result';
+import { ok } from '../../../src/shared/app-api/result';
 import { openProfileDb } from '../../../src/storage/db';
 import { Outbox } from '../../../src/storage/outbox';
 import { SyncEngine } from '../../../src/sync/sync-engine';

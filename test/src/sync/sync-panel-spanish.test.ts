@@ -4,7 +4,7 @@
  */
 import { cleanup, render, screen } from '@testing-library/svelte';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { KeyState } from '../../../src/shared/api';
+import type { KeyState } from '../../../src/shared/app-api/api';
 import { useLanguage } from '../../../src/shared/i18n';
 import type { AppContext } from '../../../src/shell';
 import type { ProfileStorage, SetAsideStore } from '../../../src/storage';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SettingsFs } from '../../../../electron/core/data-folder/atomic-file';
 import { ProfileStore, type ProfileStoreOptions } from '../../../../electron/core/profiles/profile-store';
-import type { ProfileList } from '../../../../src/shared/profile';
+import type { ProfileList } from '../../../../src/shared/records/profile';
 
 const NOW = Date.UTC(2026, 10, 22, 9, 30, 0);
 const SETTINGS = {

@@ -13,7 +13,7 @@ import { MemorySecretStore } from '../../../../electron/core/keys/memory-secret-
 import { ProfileStore } from '../../../../electron/core/profiles/profile-store';
 import type { JournalFs } from '../../../../electron/core/safety-copy/journal-file';
 import { HEADERS_TIMEOUT_MS } from '../../../../electron/core/http/http-client';
-import { SEND_SETTLES_MS, type SafetyEntry } from '../../../../src/shared/api';
+import { SEND_SETTLES_MS, type SafetyEntry } from '../../../../src/shared/app-api/api';
 import { type RunningService, startService } from '../../../service/index';
 import { FakeClock } from '../../../support/fake-clock';
 

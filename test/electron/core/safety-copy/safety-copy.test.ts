@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { JournalFs } from '../../../../electron/core/safety-copy/journal-file';
 import { SafetyCopy } from '../../../../electron/core/safety-copy/safety-copy';
-import type { SafetyEntry } from '../../../../src/shared/api';
+import type { SafetyEntry } from '../../../../src/shared/app-api/api';
 import { FakeClock } from '../../../support/fake-clock';
 
 const folders: string[] = [];

@@ -1,10 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
-import { buildAdoptionApi, type Transport } from '../../../src/shared/client';
-import { api as contract, CHANNELS } from '../../../src/shared/api';
-import { resultSchema } from '../../../src/shared/result';
-import type * as ResultModule from '../../../src/shared/result';
+import { buildAdoptionApi, type Transport } from '../../../../src/shared/app-api/client';
+import { api as contract, CHANNELS } from '../../../../src/shared/app-api/api';
+import { resultSchema } from '../../../../src/shared/app-api/result';
+import type * as ResultModule from '../../../../src/shared/app-api/result';
 
-vi.mock('../../../src/shared/result', async (importOriginal) => {
+vi.mock('../../../../src/shared/app-api/result', async (importOriginal) => {
   const original = await importOriginal<typeof ResultModule>();
   return { ...original, resultSchema: vi.fn(original.resultSchema) };
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createEmitter } from '../../../src/shared/emitter';
+import { createEmitter } from '../../../../src/shared/basics/emitter';
 
 describe('emitter', () => {
   it('calls every listener with the arguments, in the order they subscribed, until its disposer runs', () => {

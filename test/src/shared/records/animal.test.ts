@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Animal, ListQuery, NewAnimal, Animals, ServiceError } from '../../../src/shared/animal';
-import { compareInt64, isInt64String } from '../../../src/shared/int64';
+import { Animal, ListQuery, NewAnimal, Animals, ServiceError } from '../../../../src/shared/records/animal';
+import { compareInt64, isInt64String } from '../../../../src/shared/records/int64';
 
 describe('NewAnimal', () => {
   it('accepts name and categoryId, with or without a status', () => {

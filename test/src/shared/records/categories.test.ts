@@ -5,9 +5,9 @@ import {
   parseCategoryFile,
   tableChanges,
   tableProblems,
-} from '../../../src/shared/categories';
-import { canonicalInt64 } from '../../../src/shared/int64';
-import { matchKey } from '../../../src/shared/text-match';
+} from '../../../../src/shared/records/categories';
+import { canonicalInt64 } from '../../../../src/shared/records/int64';
+import { matchKey } from '../../../../src/shared/records/text-match';
 
 const file = (categories: unknown) => JSON.stringify({ kind: 'adoption-desk.categories', version: 1, categories });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { collapseDuplicateIds, duplicatedIds } from '../../../src/shared/duplicate-ids';
+import { collapseDuplicateIds, duplicatedIds } from '../../../../src/shared/records/duplicate-ids';
 
 const rec = (id: string, name: string) => ({ id, name });
 const idOf = (record: { id: string }) => record.id;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeJson, decodeJsonLossless, encodeJson } from '../../../src/shared/json-codec';
+import { decodeJson, decodeJsonLossless, encodeJson } from '../../../../src/shared/records/json-codec';
 import { isLosslessNumber } from 'lossless-json';
 
 describe('json codec', () => {

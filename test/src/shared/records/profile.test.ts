@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { normaliseBaseUrl, ProfileInput } from '../../../src/shared/profile';
-import { ApiKey, api } from '../../../src/shared/api';
+import { normaliseBaseUrl, ProfileInput } from '../../../../src/shared/records/profile';
+import { ApiKey, api } from '../../../../src/shared/app-api/api';
 
 describe('normaliseBaseUrl', () => {
   it.each([
