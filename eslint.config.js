@@ -2,6 +2,7 @@
 // Layers and Folders): what runs where may import only what exists there, and a folder with an
 // index.ts is imported only through it from outside. test/lint/boundaries.test.ts lints a
 // forbidden import for each rule.
+import { readdirSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import globals from 'globals';
@@ -69,6 +70,17 @@ const APP_API = {
   message: 'the records and the words are what the app API carries: they do not import it.',
 };
 /**
+ * The sync engine sends the outbox and shows nothing: it reads what this computer keeps (src/storage), the
+ * words and the contract, no feature (the queue's screens are src/queue's). The features are src/'s folders.
+ */
+const ENGINE_READS = ['shared', 'storage', 'i18n', 'sync'];
+const FEATURES = {
+  folders: readdirSync(new URL('src', import.meta.url), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && !ENGINE_READS.includes(entry.name))
+    .map((entry) => `src/${entry.name}`),
+  message: 'the sync engine depends on no feature (what staff see of the queue is src/queue).',
+};
+/**
  * A sandboxed preload's `require` loads only `electron` and the Node modules events, timers
  * and url (https://electronjs.org/docs/latest/tutorial/tutorial-preload, "Available API");
  * what it needs beyond electron is bundled in from src/shared.
@@ -105,6 +117,7 @@ const LAYERS = [
   { files: ['src/shared/**/*.ts'], mayNotImport: [ELECTRON, NODE_BUILTINS, DOM_ONLY, ELECTRON_CODE, ZOD_DIRECT] },
   // the window's reactive t and formatters, made of src/shared's
   { files: ['src/i18n/**'], mayNotImport: [ELECTRON, NODE_BUILTINS, ELECTRON_CODE, ZOD_DIRECT] },
+  { files: ['src/sync/**'], mayNotImport: [ELECTRON, NODE_BUILTINS, ELECTRON_CODE, ZOD_DIRECT, SHARED_T, FEATURES] },
   {
     files: ['src/**/*.ts', 'src/**/*.svelte'],
     mayNotImport: [ELECTRON, NODE_BUILTINS, ELECTRON_CODE, ZOD_DIRECT, SHARED_T],

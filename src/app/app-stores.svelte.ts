@@ -7,6 +7,7 @@
  */
 import { DiagnosticsStore, GovernorStore } from '../diagnostics';
 import { LanguageStore, t } from '../i18n';
+import { ProxyLoginsStore } from '../profiles';
 import type { AdoptionApi } from '../shared/app-api/client';
 import { errorMessage } from '../shared/basics/errors';
 import {
@@ -16,7 +17,6 @@ import {
   KeysStore,
   NavigationStore,
   ProfilesStore,
-  ProxyLoginsStore,
   UpdatesStore,
 } from '../shell';
 import {
@@ -234,7 +234,7 @@ export class AppStores implements AppContext {
 
 /**
  * The app of this window: its stores and its sync engine, which drains every profile's
- * outbox while this window holds the app's sync lock (see src/sync/sync-leader.ts).
+ * outbox while this window holds the app's sync lock (see src/sync/shared-sync.ts).
  */
 export function createApp(api: AdoptionApi, win: Window = window): AppStores {
   let app: AppStores | null = null;

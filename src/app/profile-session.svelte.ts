@@ -19,7 +19,8 @@ import {
   SetAsideStore,
   type StorageHealthStore,
 } from '../storage';
-import { OutboxStore, type SyncDriver } from '../sync';
+import { OutboxStore } from '../queue';
+import type { SyncDriver } from '../sync';
 import { PrepareForEventStore, PrintStore } from '../toolkit';
 
 export class ProfileSession {

@@ -16,7 +16,7 @@ import {
   type OutboxEntry,
   type ProfileDb,
 } from '../storage';
-import type { SyncDriver, SyncProgress } from './sync-driver';
+import type { SyncDriver, SyncProgress } from '../sync';
 
 export class OutboxStore {
   entries = $state.raw<OutboxEntry[]>([]);

@@ -11,7 +11,6 @@ import type { ConnectivityStore } from './connectivity.svelte';
 import type { KeysStore } from './keys.svelte';
 import type { NavigationStore } from './navigation.svelte';
 import type { ProfilesStore } from './profiles.svelte';
-import type { ProxyLoginsStore } from './proxy-logins.svelte';
 import type { UpdatesStore } from './updates.svelte';
 
 export interface AppContext {
@@ -22,7 +21,6 @@ export interface AppContext {
   readonly connectivity: ConnectivityStore;
   readonly profiles: ProfilesStore;
   readonly keys: KeysStore;
-  readonly proxyLogins: ProxyLoginsStore;
   readonly updates: UpdatesStore;
 }
 

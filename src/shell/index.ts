@@ -10,5 +10,4 @@ export { FileExportStore } from './file-export.svelte';
 export { KeysStore } from './keys.svelte';
 export { HREF, NavigationStore, type Route } from './navigation.svelte';
 export { kindBadge, kindLabel, ProfilesStore } from './profiles.svelte';
-export { ProxyLoginsStore } from './proxy-logins.svelte';
 export { describeUpdate, UpdatesStore, updateNotice } from './updates.svelte';

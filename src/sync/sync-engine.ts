@@ -5,7 +5,7 @@
  * reachable again. What one try does is send-entry.ts: a refused entry is set aside for
  * staff and the rest keep going; an unusable key pauses that profile's queue; network
  * trouble is retried with the same idempotency key; a doubt is settled or left to staff.
- * Only one engine per app sends at a time (sync-leader.ts). Time comes from an injected clock;
+ * Only one engine per app sends at a time (shared-sync.ts). Time comes from an injected clock;
  * each profile's state, timer and wait rules are at the end of this file.
  */
 import type { AdoptionApi } from '../shared/app-api/client';

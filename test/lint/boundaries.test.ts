@@ -108,15 +108,20 @@ describe('folders that may not be imported: the core never imports the hosts; th
     ['src/shared/basics/zod.ts', "import { t } from '../i18n';\nexport const w = t;\n"],
     ['src/shared/records/probe.ts', "import { ok } from '../app-api/result';\nexport const o = ok;\n"],
     ['src/shared/i18n/probe.ts', "import { appApi } from '../app-api/api';\nexport const a = appApi;\n"],
+    // the sync engine depends on no feature
+    ['src/sync/probe.ts', "import { OutboxStore } from '../queue';\nexport const o = OutboxStore;\n"],
+    ['src/sync/probe.ts', "import { getAppContext } from '../shell';\nexport const g = getAppContext;\n"],
   ])('%s may not run %j (the contract by floors)', async (filePath, code) => {
     expect(await problems(filePath, code, rule)).not.toEqual([]);
   });
 
-  it('a record may import the basics, the app API a record', async () => {
+  it('a record may import the basics, the app API a record, the engine the storage', async () => {
     const basics = "import { backoffDelay } from '../basics/backoff';\nexport const b = backoffDelay;\n";
     expect(await problems('src/shared/records/probe.ts', basics, rule)).toEqual([]);
     const record = "import { Animal } from '../records/animal';\nexport const a = Animal;\n";
     expect(await problems('src/shared/app-api/probe.ts', record, rule)).toEqual([]);
+    const storage = "import { Outbox } from '../storage';\nexport const o = Outbox;\n";
+    expect(await problems('src/sync/probe.ts', storage, rule)).toEqual([]);
   });
 
   it('a host may import the core', async () => {

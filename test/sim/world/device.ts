@@ -22,7 +22,7 @@ import { PROFILE_COLORS } from '../../../src/shared/records/profile';
 import type { Channel, EventName } from '../../../src/shared/app-api/api';
 import { buildAdoptionApi, type Transport } from '../../../src/shared/app-api/client';
 import type { SafetyEntry } from '../../../src/shared/app-api/api';
-import type { SharedSync } from '../../../src/sync/sync-leader';
+import type { SharedSync } from '../../../src/sync/shared-sync';
 import { BroadcastHub, MemoryStorage, SimLockManager, simWindow } from './browser';
 import { Disk, type DiskFs } from './disk';
 import { mountDisk } from './fs-mount';

@@ -4,7 +4,7 @@ import { AnimalDetailStore } from '../../../src/detail/animal-detail.svelte';
 import { AnimalCache } from '../../../src/storage/animal-cache';
 import { deleteProfileDb, openProfileDb } from '../../../src/storage/db';
 import { Outbox } from '../../../src/storage/outbox';
-import { OutboxStore } from '../../../src/sync/outbox.svelte';
+import { OutboxStore } from '../../../src/queue/outbox.svelte';
 import type { SyncDriver } from '../../../src/sync/sync-driver';
 import type { SyncProgress } from '../../../src/sync/sync-engine';
 import { idleProgress } from '../../../src/sync/sync-progress';

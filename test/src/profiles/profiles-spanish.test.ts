@@ -9,7 +9,7 @@ import RemoveProfile from '../../../src/profiles/RemoveProfile.svelte';
 import type { Profile } from '../../../src/shared/records/profile';
 import { KeysStore } from '../../../src/shell/keys.svelte';
 import { ProfilesStore } from '../../../src/shell/profiles.svelte';
-import { ProxyLoginsStore } from '../../../src/shell/proxy-logins.svelte';
+import { ProxyLoginsStore } from '../../../src/profiles/proxy-logins.svelte';
 import { fakeAdoptionApi, ok } from '../support/fake-adoption-api';
 
 const speak = showLanguage;

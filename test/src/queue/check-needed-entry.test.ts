@@ -1,8 +1,8 @@
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { newOutboxEntry, type OutboxEntry } from '../../../src/storage/outbox-records';
-import CheckNeededEntry from '../../../src/sync/CheckNeededEntry.svelte';
-import type { OutboxStore } from '../../../src/sync/outbox.svelte';
+import CheckNeededEntry from '../../../src/queue/CheckNeededEntry.svelte';
+import type { OutboxStore } from '../../../src/queue/outbox.svelte';
 import { animal, newAnimal } from '../support/test-helpers';
 
 function entry(check: OutboxEntry['check']): OutboxEntry {

@@ -1,7 +1,7 @@
 import { cleanup, render, screen } from '@testing-library/svelte';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SyncProgress } from '../../../src/sync/sync-driver';
-import SyncIndicator from '../../../src/sync/SyncIndicator.svelte';
+import SyncIndicator from '../../../src/queue/SyncIndicator.svelte';
 
 const progress: SyncProgress = {
   profileId: 'local',

@@ -9,10 +9,10 @@ import { useLanguage } from '../../../src/shared/i18n';
 import type { AppContext } from '../../../src/shell';
 import type { ProfileStorage, SetAsideStore } from '../../../src/storage';
 import { newOutboxEntry, type OutboxEntry } from '../../../src/storage/outbox-records';
-import type { OutboxStore } from '../../../src/sync/outbox.svelte';
+import type { OutboxStore } from '../../../src/queue/outbox.svelte';
 import { idleProgress, type SyncProgress } from '../../../src/sync/sync-progress';
 import { newAnimal } from '../support/test-helpers';
-import SyncPanelInApp from './support/SyncPanelInApp.svelte';
+import SyncPanelInApp from '../sync/support/SyncPanelInApp.svelte';
 
 const NOW = 1_000_000;
 

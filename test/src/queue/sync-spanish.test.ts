@@ -6,12 +6,12 @@ import { cleanup, render, screen, within } from '@testing-library/svelte';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useLanguage } from '../../../src/shared/i18n';
 import { newOutboxEntry, type OutboxEntry } from '../../../src/storage/outbox-records';
-import AttentionEntry from '../../../src/sync/AttentionEntry.svelte';
-import CheckNeededEntry from '../../../src/sync/CheckNeededEntry.svelte';
-import type { OutboxStore } from '../../../src/sync/outbox.svelte';
-import SyncAttention from '../../../src/sync/SyncAttention.svelte';
+import AttentionEntry from '../../../src/queue/AttentionEntry.svelte';
+import CheckNeededEntry from '../../../src/queue/CheckNeededEntry.svelte';
+import type { OutboxStore } from '../../../src/queue/outbox.svelte';
+import SyncAttention from '../../../src/queue/SyncAttention.svelte';
 import { SyncEngine } from '../../../src/sync/sync-engine';
-import SyncIndicator from '../../../src/sync/SyncIndicator.svelte';
+import SyncIndicator from '../../../src/queue/SyncIndicator.svelte';
 import { animal, appError, FakeApi, FakeClock, newAnimal } from '../support/test-helpers';
 
 const checkEntry = (check: OutboxEntry['check']): OutboxEntry => ({

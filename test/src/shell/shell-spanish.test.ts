@@ -11,7 +11,7 @@ import {
   reachabilityText,
   updateNotice,
 } from '../../../src/shell';
-import { ProxyLoginsStore } from '../../../src/shell/proxy-logins.svelte';
+import { ProxyLoginsStore } from '../../../src/profiles/proxy-logins.svelte';
 import { err, fakeAdoptionApi, ok } from '../support/fake-adoption-api';
 
 const speak = showLanguage;

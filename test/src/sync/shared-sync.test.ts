@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openProfileDb } from '../../../src/storage/db';
 import { Outbox } from '../../../src/storage/outbox';
 import { SyncEngine } from '../../../src/sync/sync-engine';
-import { type ChannelLike, type LockManagerLike, SharedSync } from '../../../src/sync/sync-leader';
+import { type ChannelLike, type LockManagerLike, SharedSync } from '../../../src/sync/shared-sync';
 import type { SyncProgress } from '../../../src/sync/sync-progress';
 import { FakeApi, FakeClock, freshDb, MemorySafetyCopy, newAnimal } from '../support/test-helpers';
 
