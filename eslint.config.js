@@ -37,13 +37,13 @@ const ZOD_DIRECT = {
   message: "src/ imports z from src/shared/basics/zod.ts (zod/mini with its messages set), never 'zod' itself.",
 };
 /**
- * The window's components and stores take `t` and the formatters from src/i18n, which redraws them when
+ * The window's components and stores take `t` and the formatters from src/language, which redraws them when
  * the language changes; src/shared/i18n's own are for the core and the contract (docs/i18n.md).
  */
 const SHARED_T = {
   regex: '^(\\.\\.?/)+shared/i18n$',
   importNames: ['t', 'formatNumber', 'formatDateTime', 'formatTime', 'formatList'],
-  message: 'In the window, import t and the formatters from src/i18n (redrawn when the language changes).',
+  message: 'In the window, import t and the formatters from src/language (redrawn when the language changes).',
 };
 /** The app's Electron-side code, by relative path (`../../electron/core/…`). */
 const ELECTRON_CODE = {
@@ -73,7 +73,7 @@ const APP_API = {
  * The sync engine sends the outbox and shows nothing: it reads what this computer keeps (src/storage), the
  * words and the contract, no feature (the queue's screens are src/queue's). The features are src/'s folders.
  */
-const ENGINE_READS = ['shared', 'storage', 'i18n', 'sync'];
+const ENGINE_READS = ['shared', 'storage', 'language', 'sync'];
 const FEATURES = {
   folders: readdirSync(new URL('src', import.meta.url), { withFileTypes: true })
     .filter((entry) => entry.isDirectory() && !ENGINE_READS.includes(entry.name))
@@ -116,7 +116,7 @@ const LAYERS = [
   },
   { files: ['src/shared/**/*.ts'], mayNotImport: [ELECTRON, NODE_BUILTINS, DOM_ONLY, ELECTRON_CODE, ZOD_DIRECT] },
   // the window's reactive t and formatters, made of src/shared's
-  { files: ['src/i18n/**'], mayNotImport: [ELECTRON, NODE_BUILTINS, ELECTRON_CODE, ZOD_DIRECT] },
+  { files: ['src/language/**'], mayNotImport: [ELECTRON, NODE_BUILTINS, ELECTRON_CODE, ZOD_DIRECT] },
   { files: ['src/sync/**'], mayNotImport: [ELECTRON, NODE_BUILTINS, ELECTRON_CODE, ZOD_DIRECT, SHARED_T, FEATURES] },
   {
     files: ['src/**/*.ts', 'src/**/*.svelte'],

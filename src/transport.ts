@@ -8,7 +8,7 @@
 import type { Channel, EventName } from './shared/app-api/api';
 import { type AdoptionApi, buildAdoptionApi, type Transport } from './shared/app-api/client';
 import { createEmitter, type Emitter } from './shared/basics/emitter';
-import { t } from './i18n';
+import { t } from './language';
 import { API_PREFIX, EVENTS_PATH } from './shared/app-api/host-protocol';
 
 declare global {

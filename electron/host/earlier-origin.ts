@@ -25,7 +25,7 @@
  *    those rows from the earlier origin (and the database, when nothing of staff's own is left in
  *    it), and go on to the app through a fresh launch link.
  * 4. The window at the new address restores the entries from the safety copy as it does after any
- *    loss (src/storage/restore.ts) and says "3 animals from the earlier version were recovered …".
+ *    loss (src/two-copies/restore.ts) and says "3 animals from the earlier version were recovered …".
  *
  * Why a page at the earlier origin, and at launch: only a page of that origin can read its
  * IndexedDB, and only as a top-level page (a frame of it inside the app would get a partitioned,

@@ -4,7 +4,7 @@
  * would be afterwards (one name per id, no name used by two ids), inside the transaction, so two
  * windows editing at once cannot leave it inconsistent.
  */
-import { t } from '../i18n';
+import { t } from '../language';
 import { Category, type Category as CategoryType, sortCategories, tableProblems } from '../shared/records/categories';
 import { type Clock, systemClock } from '../shared/basics/clock';
 import { canonicalInt64 } from '../shared/records/int64';

@@ -13,7 +13,7 @@
  */
 import { ANIMAL_STATUSES, type AnimalStatus, LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN } from '../shared/records/animal';
 import type { AdoptionApi } from '../shared/app-api/client';
-import { t } from '../i18n';
+import { t } from '../language';
 import { collapseDuplicateIds } from '../shared/records/duplicate-ids';
 import { type AppError, UNREACHABLE_CODES } from '../shared/app-api/result';
 import type { AnimalCache, CachedAnimal, OutboxEntry } from '../storage';
@@ -29,7 +29,7 @@ export type ListState = 'idle' | 'loading' | 'loaded' | 'error';
  */
 export type ListSource = 'service' | 'cached_list' | 'cached_animals' | 'none';
 
-/** What the list needs of the outbox (OutboxStore): the unsent entries shown as rows, and the sent animals. */
+/** What the list needs of the outbox (QueueStore): the unsent entries shown as rows, and the sent animals. */
 export interface ListOutbox {
   readonly listed: OutboxEntry[];
   readonly sentAnimals: CachedAnimal[];

@@ -3,7 +3,7 @@
  * proxies have one (user names only: a password is never read back from the keychain) and which
  * asked for one (a 407 this run). Saving one lets every profile's queue go on at once.
  */
-import { t } from '../i18n';
+import { t } from '../language';
 import { type ChannelOutput, isShortSecret, SHORT_SECRET_LENGTH } from '../shared/app-api/api';
 import type { AdoptionApi } from '../shared/app-api/client';
 

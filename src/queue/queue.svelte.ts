@@ -18,7 +18,7 @@ import {
 } from '../storage';
 import type { SyncDriver, SyncProgress } from '../sync';
 
-export class OutboxStore {
+export class QueueStore {
   entries = $state.raw<OutboxEntry[]>([]);
   /** The cached records of the entries the service confirmed, in the order they were entered. */
   sentAnimals = $state.raw<CachedAnimal[]>([]);

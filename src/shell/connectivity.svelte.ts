@@ -4,7 +4,7 @@
  * failure of every call, whoever made it. Until one arrives after this window opened, the
  * state is `unknown` ("not checked yet"): nothing from before a reload is taken for true now.
  */
-import { t } from '../i18n';
+import { t } from '../language';
 import type { AdoptionApi } from '../shared/app-api/client';
 import { createEmitter, type Disposer } from '../shared/basics/emitter';
 

@@ -4,7 +4,7 @@
  * host as a download (a Blob and `<a download>`; the host's CSP allows it as it is: a download is
  * no fetch, script or frame, so no directive is loosened). Says what happened in `message`.
  */
-import { t } from '../i18n';
+import { t } from '../language';
 import type { AdoptionApi } from '../shared/app-api/client';
 
 /** How long a download's object URL is kept before it is let go (the browser has read it by then). */

@@ -9,5 +9,5 @@ export { getAppContext, setAppContext, type AppContext } from './context';
 export { FileExportStore } from './file-export.svelte';
 export { KeysStore } from './keys.svelte';
 export { HREF, NavigationStore, type Route } from './navigation.svelte';
-export { kindBadge, kindLabel, ProfilesStore } from './profiles.svelte';
+export { kindBadge, kindLabel, ProfileListStore } from './profile-list.svelte';
 export { describeUpdate, UpdatesStore, updateNotice } from './updates.svelte';

@@ -2,7 +2,7 @@
  * The service profiles and which one is active. In localStorage (profile ids only; never a
  * key): the profile staff chose, and the profile last shown, which start-up assumes.
  */
-import { t } from '../i18n';
+import { t } from '../language';
 import type { AdoptionApi } from '../shared/app-api/client';
 import type { Profile, ProfileInput, ProfileList } from '../shared/records/profile';
 
@@ -17,7 +17,7 @@ export const kindBadge = (kind: Profile['kind']): string => t('shell.kindBadge',
 /** A profile's kind in a sentence ("production" / "producción"). The profile's name is data, never translated. */
 export const kindLabel = (kind: Profile['kind']): string => t('shell.kind', { kind });
 
-export class ProfilesStore {
+export class ProfileListStore {
   profiles = $state<Profile[]>([]);
   activeId = $state<string | null>(null);
   notice = $state<string | null>(null);

@@ -3,7 +3,7 @@
  * start, then from its `update` events. `notice` is the one line staff see when an update is
  * ready; `describe` is the state in words (Diagnostics).
  */
-import { clockTime, t } from '../i18n';
+import { clockTime, t } from '../language';
 import type { AdoptionApi } from '../shared/app-api/client';
 import type { UpdateStatus } from '../shared/app-api/updates';
 

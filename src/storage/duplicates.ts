@@ -6,7 +6,7 @@
  */
 import type { Animal, NewAnimal } from '../shared/records/animal';
 import type { CategoryLabels } from '../shared/records/categories';
-import { formatNumber, t } from '../i18n';
+import { formatNumber, t } from '../language';
 import type { MessageKey } from '../shared/i18n';
 import { matchKey } from '../shared/records/text-match';
 import type { ProfileDb } from './db';

@@ -1,6 +1,6 @@
 /**
  * The outbox of one profile: animals entered by staff, kept durably until the service has
- * confirmed them, in two copies: the core's safety copy first (safety-copy.ts, on this computer's
+ * confirmed them, in two copies: the core's safety copy first (src/two-copies, on this computer's
  * disk before the form says "saved"), then IndexedDB, the working copy every window reads. Staff's
  * discards and answers go to the safety copy first too, so an entry missing from IndexedDB but
  * open in the safety copy was lost by the browser, never removed on purpose (restore.ts). Animals come in already parsed (the form, the edit form and the spreadsheet
@@ -12,11 +12,10 @@ import type { Animal, NewAnimal } from '../shared/records/animal';
 import { type Clock, systemClock } from '../shared/basics/clock';
 import type { SafetyEntry } from '../shared/app-api/api';
 import { describeIssues, errorMessage } from '../shared/basics/errors';
-import { t } from '../i18n';
+import { t } from '../language';
 import type { AppError } from '../shared/app-api/result';
 import { AnimalCache } from './animal-cache';
 import type { ProfileDb, SetAsideRow } from './db';
-import type { SafetyCopyPort } from './safety-copy';
 import {
   keyOf,
   newOutboxEntry,
@@ -50,6 +49,18 @@ export class BrowserStorageError extends Error {
   }
 }
 
+export type SafetyOutcome = { kind: 'acknowledged'; id: string } | { kind: 'discarded' };
+
+/**
+ * What the outbox writes to the core's safety copy before IndexedDB (src/two-copies `safetyCopyOf`
+ * writes it through the app API, and reads it back for restore).
+ */
+export interface SafetyCopyWrites {
+  /** Resolves once the entries are on this computer's disk; throws SafetyCopyError otherwise. */
+  keep(entries: readonly SafetyEntry[]): Promise<void>;
+  settle(localId: string, outcome: SafetyOutcome): Promise<void>;
+}
+
 export class Outbox {
   private readonly cache: AnimalCache;
 
@@ -60,12 +71,12 @@ export class Outbox {
   constructor(
     private readonly db: ProfileDb,
     private readonly clock: Pick<Clock, 'now'> = systemClock,
-    private readonly copy: SafetyCopyPort | null = null,
+    private readonly copy: SafetyCopyWrites | null = null,
   ) {
     this.cache = new AnimalCache(db);
   }
 
-  private safetyCopy(): SafetyCopyPort {
+  private safetyCopy(): SafetyCopyWrites {
     if (!this.copy) throw new Error(t('storage.noSafetyCopy'));
     return this.copy;
   }

@@ -4,7 +4,7 @@
  * entered is lost even when the app cannot send it.
  */
 import { liveQuery, type Subscription } from 'dexie';
-import { t } from '../i18n';
+import { t } from '../language';
 import type { ProfileDb, SetAsideRow } from './db';
 
 export class SetAsideStore {

@@ -12,7 +12,7 @@ import type { AdoptionApi } from '../shared/app-api/client';
 import { type Clock, systemClock } from '../shared/basics/clock';
 import { createEmitter, type Disposer } from '../shared/basics/emitter';
 import { errorMessage } from '../shared/basics/errors';
-import { t } from '../i18n';
+import { t } from '../language';
 import { Outbox, type OutboxEntry, type ProfileDb } from '../storage';
 import { tryEntry } from './send-entry';
 import { retryDelay } from './sync-decisions';

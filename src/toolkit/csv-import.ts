@@ -7,7 +7,7 @@
  * the preview and the valid rows then go into the outbox (Outbox.enqueueMany).
  */
 import Papa from 'papaparse';
-import { formatList, statusLabel, t } from '../i18n';
+import { formatList, statusLabel, t } from '../language';
 import { ANIMAL_STATUSES, type AnimalStatus, NewAnimal } from '../shared/records/animal';
 import type { CategoryLabels } from '../shared/records/categories';
 import { canonicalInt64, isInt64String } from '../shared/records/int64';

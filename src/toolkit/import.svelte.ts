@@ -4,7 +4,7 @@
  * transaction. The count is said only once they are on disk. A file that cannot be imported gets
  * one message and changes nothing.
  */
-import { t } from '../i18n';
+import { t } from '../language';
 import type { NewAnimal } from '../shared/records/animal';
 import type { CategoryLabels } from '../shared/records/categories';
 import { DuplicateIndex, type ProfileDb } from '../storage';

@@ -2,7 +2,7 @@
  * "Prepare for the event": one action that fills the profile's cache with every status (and
  * the unfiltered list) at the largest page, then says how many animals are available offline.
  */
-import { t } from '../i18n';
+import { t } from '../language';
 import { ANIMAL_STATUSES, type AnimalStatus, LIMIT_MAX } from '../shared/records/animal';
 import type { AdoptionApi } from '../shared/app-api/client';
 import { type Err, ok, type Result } from '../shared/app-api/result';

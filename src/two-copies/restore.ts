@@ -14,10 +14,8 @@
  * An acknowledged or discarded entry is never put back.
  */
 import type { Clock } from '../shared/basics/clock';
-import type { ProfileDb } from './db';
-import { newOutboxEntry, type OutboxRow, OutboxRowSchema } from './outbox-records';
-import { safetyEntryOf } from './outbox';
-import type { SafetyCopyPort } from './safety-copy';
+import { newOutboxEntry, type OutboxRow, OutboxRowSchema, type ProfileDb, safetyEntryOf } from '../storage';
+import type { SafetyCopyPort } from './safety-copy-port';
 
 /**
  * A restore staff have not dismissed yet, kept in the profile's database (`meta`) in the same

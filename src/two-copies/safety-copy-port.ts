@@ -1,14 +1,13 @@
 /**
  * The renderer's way to the core's safety copy (electron/core/safety-copy): the outbox keeps each
  * entry there before IndexedDB and settles it there when staff discard it or pick its animal on
- * the service (restore.ts reads it back). The core acknowledges what the service created by
- * itself, as every creation passes through it.
+ * the service (the outbox's `SafetyCopyWrites`); restore.ts reads it back. The core acknowledges
+ * what the service created by itself, as every creation passes through it.
  */
 import { KEEP_ENTRIES_MAX, type SafetyEntry } from '../shared/app-api/api';
 import type { AdoptionApi } from '../shared/app-api/client';
 import type { Result } from '../shared/app-api/result';
-
-export type SafetyOutcome = { kind: 'acknowledged'; id: string } | { kind: 'discarded' };
+import type { SafetyCopyWrites } from '../storage';
 
 /** The open entries of the safety copy, in the order entered, and what reading it found. */
 export interface SafetyCopyRead {
@@ -17,10 +16,8 @@ export interface SafetyCopyRead {
   problems: string[];
 }
 
-export interface SafetyCopyPort {
-  /** Resolves once the entries are on this computer's disk; throws SafetyCopyError otherwise. */
-  keep(entries: readonly SafetyEntry[]): Promise<void>;
-  settle(localId: string, outcome: SafetyOutcome): Promise<void>;
+/** What the outbox writes (keep, settle: SafetyCopyError when it could not), and reading it back. */
+export interface SafetyCopyPort extends SafetyCopyWrites {
   read(): Promise<SafetyCopyRead>;
 }
 

@@ -4,7 +4,7 @@
  * profile's storage (animals restored from the safety copy, storage that could not be used,
  * problems the safety copy's reading found). One per window (AppStores).
  */
-import { t } from '../i18n';
+import { t } from '../language';
 
 export type Persistence = 'kept' | 'may_be_cleared' | 'unknown';
 

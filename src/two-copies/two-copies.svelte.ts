@@ -6,12 +6,12 @@
  * in this window's memory filled from the safety copy (db.ts `openMemoryProfileDb`). What staff
  * should know is `notice`; Diagnostics gets each event (StorageHealthStore).
  */
-import { t } from '../i18n';
+import { t } from '../language';
 import { type Clock, systemClock } from '../shared/basics/clock';
 import { errorMessage } from '../shared/basics/errors';
-import type { ProfileDb } from './db';
+import type { ProfileDb } from '../storage';
 import { dismissRestored, restoredRecord, restoreFromSafetyCopy, type RestoreReport } from './restore';
-import type { SafetyCopyPort } from './safety-copy';
+import type { SafetyCopyPort } from './safety-copy-port';
 import type { StorageHealthStore } from './storage-health.svelte';
 
 export interface StorageNotice {
@@ -19,7 +19,7 @@ export interface StorageNotice {
   text: string;
 }
 
-export interface ProfileStorageHooks {
+export interface TwoCopiesHooks {
   /** The browser cannot open the database: the app goes on with one in memory. */
   unusable(reason: string): void;
   /** Entries were put back into the outbox: they are to be sent. */
@@ -71,7 +71,7 @@ function noticeOf(found: Found): StorageNotice | null {
   return parts.length > 0 ? { tone: memory !== null ? 'error' : 'warn', text: parts.join(' ') } : null;
 }
 
-export class ProfileStorage {
+export class TwoCopies {
   #found = $state.raw<Found | null>(null);
   #running: Promise<void> | null = null;
   #again = false;
@@ -89,7 +89,7 @@ export class ProfileStorage {
     private readonly db: ProfileDb,
     private readonly copy: SafetyCopyPort,
     private readonly health: StorageHealthStore,
-    private readonly hooks: ProfileStorageHooks,
+    private readonly hooks: TwoCopiesHooks,
     private readonly clock: Pick<Clock, 'now'> = systemClock,
   ) {}
 

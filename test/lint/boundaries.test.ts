@@ -44,7 +44,7 @@ describe('layer boundaries', () => {
     ['src/shared/probe.ts', "import { z } from 'zod';\nexport const s = z.string();\n"],
     ['src/storage/probe.ts', "import * as z from 'zod/mini';\nexport const s = z.string();\n"],
     ['src/list/probe.svelte.ts', "import { z } from 'zod';\nexport const s = z.string();\n"],
-    // the window's t and formatters come from src/i18n (redrawn when the language changes)
+    // the window's t and formatters come from src/language (redrawn when the language changes)
     ['src/list/probe.svelte.ts', "import { t } from '../shared/i18n';\nexport const s = t('app.loading');\n"],
     [
       'src/app/App.svelte',
@@ -109,7 +109,7 @@ describe('folders that may not be imported: the core never imports the hosts; th
     ['src/shared/records/probe.ts', "import { ok } from '../app-api/result';\nexport const o = ok;\n"],
     ['src/shared/i18n/probe.ts', "import { appApi } from '../app-api/api';\nexport const a = appApi;\n"],
     // the sync engine depends on no feature
-    ['src/sync/probe.ts', "import { OutboxStore } from '../queue';\nexport const o = OutboxStore;\n"],
+    ['src/sync/probe.ts', "import { QueueStore } from '../queue';\nexport const o = QueueStore;\n"],
     ['src/sync/probe.ts', "import { getAppContext } from '../shell';\nexport const g = getAppContext;\n"],
   ])('%s may not run %j (the contract by floors)', async (filePath, code) => {
     expect(await problems(filePath, code, rule)).not.toEqual([]);
@@ -139,7 +139,10 @@ describe('a subsystem is entered through its index.ts', () => {
       "import { KeyService } from '../core/keys/key-service';\nexport const k = KeyService;\n",
     ],
     ['electron/main/probe.ts', "import { createAppCore } from '../core/app-core';\nexport const c = createAppCore;\n"],
-    ['electron/main/probe.ts', "import { ProfileStore } from '../core/profiles';\nexport const p = ProfileStore;\n"],
+    [
+      'electron/main/probe.ts',
+      "import { ProfileRegistry } from '../core/profiles';\nexport const p = ProfileRegistry;\n",
+    ],
     [
       'scripts/probe.ts',
       "import { openOsKeychain } from '../electron/core/keys/os-keychain';\nexport const o = openOsKeychain;\n",

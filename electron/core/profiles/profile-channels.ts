@@ -5,7 +5,7 @@
 import type { Handlers } from '../../../src/shared/app-api/api';
 import type { Profile } from '../../../src/shared/records/profile';
 import { ok } from '../../../src/shared/app-api/result';
-import type { ProfileStore } from './profile-store';
+import type { ProfileRegistry } from './profile-registry';
 
 export interface ProfileFollowers {
   /** A profile was saved; `addressBefore` is its address before (null for a new one). */
@@ -14,7 +14,7 @@ export interface ProfileFollowers {
 }
 
 export function profileChannels(
-  profiles: ProfileStore,
+  profiles: ProfileRegistry,
   followers: ProfileFollowers,
 ): Handlers<'listProfiles' | 'saveProfile' | 'removeProfile'> {
   return {

@@ -21,7 +21,7 @@ import {
 } from './profile-file';
 import { makeProfileId } from './profile-id';
 
-export interface ProfileStoreOptions {
+export interface ProfileRegistryOptions {
   /** The app's data folder; `profiles.json` lives there. */
   dataDir: string;
   /** `{ file: <resources>/profiles.json }` in the app, or `{ settings }` in tests. */
@@ -35,7 +35,7 @@ export interface ProfileStoreOptions {
 
 export type ProfileListener = (list: ProfileList) => void;
 
-export class ProfileStore {
+export class ProfileRegistry {
   readonly filePath: string;
   readonly #fs: SettingsFs;
   readonly #now: () => number;
@@ -48,7 +48,11 @@ export class ProfileStore {
   /** The organisation's `updates` settings as the built-ins' source gave them (core/updates reads them). */
   readonly organisationUpdates: BuiltInProfiles['updates'];
 
-  private constructor(options: ProfileStoreOptions, builtIns: readonly Profile[], updates: BuiltInProfiles['updates']) {
+  private constructor(
+    options: ProfileRegistryOptions,
+    builtIns: readonly Profile[],
+    updates: BuiltInProfiles['updates'],
+  ) {
     this.organisationUpdates = updates;
     this.filePath = join(options.dataDir, PROFILE_FILE_NAME);
     this.#fs = options.fs ?? nodeSettingsFs;
@@ -56,10 +60,10 @@ export class ProfileStore {
     this.#builtIns = builtIns;
   }
 
-  static async open(options: ProfileStoreOptions): Promise<ProfileStore> {
+  static async open(options: ProfileRegistryOptions): Promise<ProfileRegistry> {
     const fs = options.fs ?? nodeSettingsFs;
     const builtIns = await loadBuiltInProfiles(options.builtIns, { localDemoUrl: options.localDemoUrl, fs });
-    const store = new ProfileStore(options, builtIns.profiles, builtIns.updates);
+    const store = new ProfileRegistry(options, builtIns.profiles, builtIns.updates);
     await fs.mkdir(options.dataDir, { recursive: true, mode: 0o700 }).catch(() => undefined);
     const problems = [...builtIns.problems, ...(await store.#load())];
     store.#notice = problems.length ? problems.join(' ') : null;

@@ -247,7 +247,7 @@ export const api = {
   /**
    * The languages the system prefers, most preferred first, as the desktop app knows them
    * (Electron's `app.getPreferredSystemLanguages()`); null in the browser host, where the window
-   * reads its browser's `navigator.languages` (src/i18n/language.svelte.ts).
+   * reads its browser's `navigator.languages` (src/language/language.svelte.ts).
    */
   systemLanguages: {
     input: z.object({}),

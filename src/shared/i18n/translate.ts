@@ -3,7 +3,7 @@
  * gives a message in it; `useLanguage` loads a language's catalogue (English is in the start-up,
  * the others are chunks of their own, loaded when chosen) and makes it current.
  *
- * The window's components call the reactive `t` of src/i18n, which reads this one.
+ * The window's components call the reactive `t` of src/language, which reads this one.
  */
 // All of English; the window's build takes the messages src/ names instead (generated/en-window.ts,
 // electron.vite.config.ts): the core's own reach a window as text.

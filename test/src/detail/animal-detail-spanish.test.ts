@@ -1,4 +1,4 @@
-import { showLanguage } from '../../../src/i18n';
+import { showLanguage } from '../../../src/language';
 import { cleanup, render, screen } from '@testing-library/svelte';
 import { afterEach, describe, expect, it } from 'vitest';
 import AnimalDetailScreen from '../../../src/detail/AnimalDetailScreen.svelte';

@@ -11,7 +11,7 @@ import RateMeter from '../../../src/diagnostics/RateMeter.svelte';
 import type { DiagnosticEntry } from '../../../src/shared/app-api/diagnostics';
 import { useLanguage } from '../../../src/shared/i18n';
 import { UpdatesStore } from '../../../src/shell/updates.svelte';
-import { StorageHealthStore } from '../../../src/storage/storage-health.svelte';
+import { StorageHealthStore } from '../../../src/two-copies/storage-health.svelte';
 import { fakeAdoptionApi, ok } from '../support/fake-adoption-api';
 
 afterEach(async () => {

@@ -1,6 +1,6 @@
 import { flushSync } from 'svelte';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LANGUAGE_STORAGE_KEY, LanguageStore, t } from '../../../src/i18n';
+import { LANGUAGE_STORAGE_KEY, LanguageStore, t } from '../../../src/language';
 import { currentLanguage, useLanguage } from '../../../src/shared/i18n';
 import { fakeAdoptionApi, ok } from '../support/fake-adoption-api';
 

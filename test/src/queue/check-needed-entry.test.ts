@@ -2,7 +2,7 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { newOutboxEntry, type OutboxEntry } from '../../../src/storage/outbox-records';
 import CheckNeededEntry from '../../../src/queue/CheckNeededEntry.svelte';
-import type { OutboxStore } from '../../../src/queue/outbox.svelte';
+import type { QueueStore } from '../../../src/queue/queue.svelte';
 import { animal, newAnimal } from '../support/test-helpers';
 
 function entry(check: OutboxEntry['check']): OutboxEntry {
@@ -30,7 +30,7 @@ describe('CheckNeededEntry', () => {
   it('shows ours and the service’s animal with its id, and passes staff’s answer on', async () => {
     const outbox = fakeOutbox();
     const check = { candidates: [animal('9007199254740993', 'Kitten', '2', 'available')], complete: true, at: 0 };
-    render(CheckNeededEntry, { entry: entry(check), outbox: outbox as unknown as OutboxStore });
+    render(CheckNeededEntry, { entry: entry(check), outbox: outbox as unknown as QueueStore });
     const ours = screen.getByRole('region', { name: 'Entered on this device' });
     expect(ours.textContent).toMatch(/Kitten · category 2 · service decides/);
     const theirs = screen.getByRole('region', { name: 'On the service, #9007199254740993' });
@@ -49,7 +49,7 @@ describe('CheckNeededEntry', () => {
     const outbox = fakeOutbox();
     render(CheckNeededEntry, {
       entry: entry({ candidates: [], complete: false, at: 0 }),
-      outbox: outbox as unknown as OutboxStore,
+      outbox: outbox as unknown as QueueStore,
     });
     expect(screen.getByText(/more than 100 animals of this kind/)).toBeTruthy();
     expect(screen.queryByRole('button', { name: /It is this one/ })).toBeNull();

@@ -7,9 +7,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { KeyState } from '../../../src/shared/app-api/api';
 import { useLanguage } from '../../../src/shared/i18n';
 import type { AppContext } from '../../../src/shell';
-import type { ProfileStorage, SetAsideStore } from '../../../src/storage';
+import type { SetAsideStore } from '../../../src/storage';
+import type { TwoCopies } from '../../../src/two-copies';
 import { newOutboxEntry, type OutboxEntry } from '../../../src/storage/outbox-records';
-import type { OutboxStore } from '../../../src/queue/outbox.svelte';
+import type { QueueStore } from '../../../src/queue/queue.svelte';
 import { idleProgress, type SyncProgress } from '../../../src/sync/sync-progress';
 import { newAnimal } from '../support/test-helpers';
 import SyncPanelInApp from '../sync/support/SyncPanelInApp.svelte';
@@ -40,9 +41,9 @@ function show(options: {
       waiting,
       checkNeeded: [],
       needsAttention: [],
-    } as unknown as OutboxStore,
+    } as unknown as QueueStore,
     setAside: { rows: [], copied: {} } as unknown as SetAsideStore,
-    storage: { notice: null, dismiss: () => undefined } as unknown as ProfileStorage,
+    storage: { notice: null, dismiss: () => undefined } as unknown as TwoCopies,
   };
   render(SyncPanelInApp, { app, session });
 }

@@ -8,7 +8,7 @@ import { useLanguage } from '../../../src/shared/i18n';
 import { newOutboxEntry, type OutboxEntry } from '../../../src/storage/outbox-records';
 import AttentionEntry from '../../../src/queue/AttentionEntry.svelte';
 import CheckNeededEntry from '../../../src/queue/CheckNeededEntry.svelte';
-import type { OutboxStore } from '../../../src/queue/outbox.svelte';
+import type { QueueStore } from '../../../src/queue/queue.svelte';
 import SyncAttention from '../../../src/queue/SyncAttention.svelte';
 import { SyncEngine } from '../../../src/sync/sync-engine';
 import SyncIndicator from '../../../src/queue/SyncIndicator.svelte';
@@ -38,7 +38,7 @@ const fakeOutbox = (entries: { checkNeeded?: OutboxEntry[]; needsAttention?: Out
     confirmMatch: vi.fn(async () => null),
     sendMine: vi.fn(async () => null),
     discard: vi.fn(async () => undefined),
-  }) as unknown as OutboxStore;
+  }) as unknown as QueueStore;
 
 describe('sending, in Spanish', () => {
   beforeEach(async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Profile, ProfileList } from '../../../src/shared/records/profile';
-import { ACTIVE_PROFILE_KEY, ProfilesStore, SHOWN_PROFILE_KEY } from '../../../src/shell/profiles.svelte';
+import { ACTIVE_PROFILE_KEY, ProfileListStore, SHOWN_PROFILE_KEY } from '../../../src/shell/profile-list.svelte';
 import { err, fakeAdoptionApi, ok } from '../support/fake-adoption-api';
 
 const profile = (id: string, kind: Profile['kind'], baseUrl: string | null): Profile => ({
@@ -27,12 +27,12 @@ function memoryStorage(initial: Record<string, string> = {}) {
   };
 }
 
-describe('ProfilesStore', () => {
+describe('ProfileListStore', () => {
   it('starts on the first configured profile, remembers the choice, and follows profile events', async () => {
     const api = fakeAdoptionApi();
     api.handle('listProfiles', () => ok({ profiles: PROFILES, notice: null }));
     const storage = memoryStorage();
-    const profiles = new ProfilesStore(api, storage);
+    const profiles = new ProfileListStore(api, storage);
     await profiles.load();
     expect(profiles.active?.id).toBe('local');
     expect(Object.fromEntries(storage.items)).toEqual({ [SHOWN_PROFILE_KEY]: 'local' }); // picked, not chosen
@@ -51,12 +51,12 @@ describe('ProfilesStore', () => {
     expect(profiles.notice).toBe('Staging was removed.');
     expect(profiles.activeId).not.toBe('staging');
 
-    const again = new ProfilesStore(api, memoryStorage({ [ACTIVE_PROFILE_KEY]: 'production' }));
+    const again = new ProfileListStore(api, memoryStorage({ [ACTIVE_PROFILE_KEY]: 'production' }));
     await again.load();
     expect(again.active?.kind).toBe('production');
 
     // The shown profile is only start-up's hint: it picks nothing.
-    const hinted = new ProfilesStore(api, memoryStorage({ [SHOWN_PROFILE_KEY]: 'staging' }));
+    const hinted = new ProfileListStore(api, memoryStorage({ [SHOWN_PROFILE_KEY]: 'staging' }));
     expect(hinted.remembered()).toBe('staging');
     await hinted.load();
     expect(hinted.activeId).toBe('local');
@@ -66,7 +66,7 @@ describe('ProfilesStore', () => {
     const api = fakeAdoptionApi();
     let answer: (list: ProfileList) => void = () => undefined;
     api.handle('listProfiles', () => new Promise((resolve) => (answer = (list) => resolve(ok(list)))));
-    const profiles = new ProfilesStore(api, memoryStorage({ [ACTIVE_PROFILE_KEY]: 'gone' }));
+    const profiles = new ProfileListStore(api, memoryStorage({ [ACTIVE_PROFILE_KEY]: 'gone' }));
     expect(profiles.remembered()).toBe('gone');
     expect(profiles.shownId).toBeNull();
 
@@ -83,7 +83,7 @@ describe('ProfilesStore', () => {
 
     const failing = fakeAdoptionApi();
     failing.handle('listProfiles', () => err('internal', 'unreadable'));
-    const broken = new ProfilesStore(failing, memoryStorage({ [ACTIVE_PROFILE_KEY]: 'local' }));
+    const broken = new ProfileListStore(failing, memoryStorage({ [ACTIVE_PROFILE_KEY]: 'local' }));
     const pending = broken.load();
     broken.assume('local');
     await pending;
@@ -96,7 +96,7 @@ describe('ProfilesStore', () => {
     const api = fakeAdoptionApi();
     api.handle('listProfiles', () => ok({ profiles: PROFILES, notice: null }));
     const storage = memoryStorage();
-    const profiles = new ProfilesStore(api, storage);
+    const profiles = new ProfileListStore(api, storage);
     await profiles.load();
     const north: Profile = { ...profile('north-shelter', 'custom', 'https://north.example.org/v1'), name: 'North' };
     api.handle('saveProfile', () => ok(north));

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { clockTime, showLanguage } from '../../../src/i18n';
+import { clockTime, showLanguage } from '../../../src/language';
 import {
   describeUpdate,
   FileExportStore,

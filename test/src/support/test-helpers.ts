@@ -4,14 +4,9 @@ import type { ChannelInput, ChannelOutput, SafetyEntry } from '../../../src/shar
 import type { AdoptionApi } from '../../../src/shared/app-api/client';
 import { type AppError, err, ok, type Result } from '../../../src/shared/app-api/result';
 import { closeProfileDb, openProfileDb, type ProfileDb } from '../../../src/storage/db';
-import type { Outbox } from '../../../src/storage/outbox';
+import type { Outbox, SafetyOutcome } from '../../../src/storage/outbox';
 import type { OutboxEntry } from '../../../src/storage/outbox-records';
-import {
-  SafetyCopyError,
-  type SafetyCopyPort,
-  type SafetyCopyRead,
-  type SafetyOutcome,
-} from '../../../src/storage/safety-copy';
+import { SafetyCopyError, type SafetyCopyPort, type SafetyCopyRead } from '../../../src/two-copies/safety-copy-port';
 
 let counter = 0;
 

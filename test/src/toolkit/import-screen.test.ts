@@ -2,7 +2,7 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/svelte';
 import { tick } from 'svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { showLanguage } from '../../../src/i18n';
+import { showLanguage } from '../../../src/language';
 import { CategoryLabels } from '../../../src/shared/records/categories';
 import { useLanguage } from '../../../src/shared/i18n';
 import ImportScreen from '../../../src/toolkit/ImportScreen.svelte';

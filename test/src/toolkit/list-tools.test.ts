@@ -2,7 +2,7 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/svelte';
 import type { Component } from 'svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { showLanguage } from '../../../src/i18n';
+import { showLanguage } from '../../../src/language';
 import type { Animal } from '../../../src/shared/records/animal';
 import { CategoryLabels } from '../../../src/shared/records/categories';
 import { useLanguage } from '../../../src/shared/i18n';

@@ -9,10 +9,10 @@ import { CategoryLabels } from '../../../src/shared/records/categories';
 import { useLanguage } from '../../../src/shared/i18n';
 import { describeMatches, duplicateQuestion } from '../../../src/storage/duplicates';
 import { Outbox } from '../../../src/storage/outbox';
-import { ProfileStorage } from '../../../src/storage/profile-storage.svelte';
+import { TwoCopies } from '../../../src/two-copies/two-copies.svelte';
 import { describeRecord, SetAsideStore } from '../../../src/storage/set-aside.svelte';
 import SetAsideRecords from '../../../src/storage/SetAsideRecords.svelte';
-import { PERSISTENCE_TEXT, StorageHealthStore } from '../../../src/storage/storage-health.svelte';
+import { PERSISTENCE_TEXT, StorageHealthStore } from '../../../src/two-copies/storage-health.svelte';
 import { FakeClock, freshDb, MemorySafetyCopy, newAnimal } from '../support/test-helpers';
 
 const closes: Array<() => void> = [];
@@ -41,7 +41,7 @@ describe('storage, in Spanish', () => {
       await outbox.enqueue(newAnimal(name));
     }
     await db.outbox.clear();
-    const storage = new ProfileStorage(
+    const storage = new TwoCopies(
       profileId,
       db,
       copy,

@@ -1,15 +1,15 @@
 /**
  * Two copies of every animal (issue 20): the outbox writes the safety copy before IndexedDB and
  * tells it of staff's discards and answers first; restoreFromSafetyCopy puts back what IndexedDB
- * lost and nothing else; ProfileStorage says so to staff, and hands a database the browser cannot
+ * lost and nothing else; TwoCopies says so to staff, and hands a database the browser cannot
  * open to the app.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Outbox } from '../../../src/storage/outbox';
-import { ProfileStorage } from '../../../src/storage/profile-storage.svelte';
-import { restoreFromSafetyCopy } from '../../../src/storage/restore';
-import { SafetyCopyError } from '../../../src/storage/safety-copy';
-import { StorageHealthStore } from '../../../src/storage/storage-health.svelte';
+import { TwoCopies } from '../../../src/two-copies/two-copies.svelte';
+import { restoreFromSafetyCopy } from '../../../src/two-copies/restore';
+import { SafetyCopyError } from '../../../src/two-copies/safety-copy-port';
+import { StorageHealthStore } from '../../../src/two-copies/storage-health.svelte';
 import { animal, appError, entriesOf, FakeClock, freshDb, MemorySafetyCopy, newAnimal } from '../support/test-helpers';
 
 const closes: Array<() => void> = [];
@@ -145,14 +145,14 @@ describe('restoring from the safety copy', () => {
   });
 });
 
-describe('ProfileStorage', () => {
+describe('TwoCopies', () => {
   it('says how many animals came back, names them, records it for Diagnostics and asks for a send', async () => {
     const { db, copy, outbox, clock, profileId } = setup();
     for (const name of ['Olive', 'Basil', 'Sage']) await outbox.enqueue(newAnimal(name));
     await db.outbox.clear();
     const health = new StorageHealthStore();
     const hooks = { unusable: vi.fn(), restored: vi.fn() };
-    const storage = new ProfileStorage(profileId, db, copy, health, hooks, clock);
+    const storage = new TwoCopies(profileId, db, copy, health, hooks, clock);
     await storage.start();
     expect(storage.notice?.text).toContain(
       "3 animals restored from this computer's safety copy (Olive, Basil, Sage). They are sent as usual.",
@@ -174,7 +174,7 @@ describe('ProfileStorage', () => {
     await db.outbox.clear();
     const health = new StorageHealthStore();
     const hooks = { unusable: vi.fn(), restored: vi.fn() };
-    const storage = new ProfileStorage(profileId, db, copy, health, hooks, clock);
+    const storage = new TwoCopies(profileId, db, copy, health, hooks, clock);
     await storage.start();
     expect(storage.notice?.text).toBe(
       "The browser's storage on this computer lost animals of this profile (it was cleared or damaged). " +
@@ -189,7 +189,7 @@ describe('ProfileStorage', () => {
     storage.stop();
     // a reload says it again (kept in the profile's meta), with the earlier ones alone when nothing was lost
     await db.meta.put({ key: 'restored-from-safety-copy', value: { at: clock.now(), names: [], earlier: ['Olive'] } });
-    const again = new ProfileStorage(profileId, db, copy, new StorageHealthStore(), hooks, clock);
+    const again = new TwoCopies(profileId, db, copy, new StorageHealthStore(), hooks, clock);
     await again.start();
     expect(again.notice?.text).toBe(
       '1 animal from the earlier version was recovered (Olive) and will be sent. ' +
@@ -201,7 +201,7 @@ describe('ProfileStorage', () => {
   it('checks again when the browser closes the database under the app (its data cleared)', async () => {
     const { db, copy, outbox, clock, profileId } = setup();
     const health = new StorageHealthStore();
-    const storage = new ProfileStorage(profileId, db, copy, health, { unusable: vi.fn(), restored: vi.fn() }, clock);
+    const storage = new TwoCopies(profileId, db, copy, health, { unusable: vi.fn(), restored: vi.fn() }, clock);
     await storage.start();
     await outbox.enqueue(newAnimal('Olive'));
     await db.outbox.clear();
@@ -216,7 +216,7 @@ describe('ProfileStorage', () => {
     vi.spyOn(db, 'open').mockRejectedValue(new Error('UnknownError: Internal error opening backing store'));
     const health = new StorageHealthStore();
     const hooks = { unusable: vi.fn(), restored: vi.fn() };
-    const storage = new ProfileStorage(profileId, db, copy, health, hooks, clock);
+    const storage = new TwoCopies(profileId, db, copy, health, hooks, clock);
     await storage.start();
     expect(hooks.unusable).toHaveBeenCalledWith('UnknownError: Internal error opening backing store');
     expect(health.events).toMatchObject([{ kind: 'unusable', profileId }]);
@@ -230,7 +230,7 @@ describe('ProfileStorage', () => {
     const memory = await openMemoryProfileDb(profileId, 'QuotaExceededError');
     closes.push(() => memory.close());
     expect(memory).not.toBe(real);
-    const storage = new ProfileStorage(
+    const storage = new TwoCopies(
       profileId,
       memory,
       copy,

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SettingsFs } from '../../../../electron/core/data-folder/atomic-file';
-import { ProfileStore, type ProfileStoreOptions } from '../../../../electron/core/profiles/profile-store';
+import { ProfileRegistry, type ProfileRegistryOptions } from '../../../../electron/core/profiles/profile-registry';
 import type { ProfileList } from '../../../../src/shared/records/profile';
 
 const NOW = Date.UTC(2026, 10, 22, 9, 30, 0);
@@ -25,12 +25,12 @@ afterEach(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-const open = (options: Partial<ProfileStoreOptions> = {}) =>
-  ProfileStore.open({ dataDir, builtIns: { settings: SETTINGS }, now: () => NOW, ...options });
-const ids = (store: ProfileStore) => store.list().profiles.map((p) => p.id);
+const open = (options: Partial<ProfileRegistryOptions> = {}) =>
+  ProfileRegistry.open({ dataDir, builtIns: { settings: SETTINGS }, now: () => NOW, ...options });
+const ids = (store: ProfileRegistry) => store.list().profiles.map((p) => p.id);
 const readJson = async (path: string): Promise<unknown> => JSON.parse(await readFile(path, 'utf8'));
 
-describe('ProfileStore built-ins', () => {
+describe('ProfileRegistry built-ins', () => {
   it('lists Production, Staging and Local demo from the resources settings, with no notice', async () => {
     const store = await open();
     expect(store.list()).toEqual({
@@ -164,7 +164,7 @@ describe('ProfileStore built-ins', () => {
   });
 });
 
-describe('ProfileStore saving and removing', () => {
+describe('ProfileRegistry saving and removing', () => {
   it('adds profiles with unique ids made from the name, after the built-ins, and persists them', async () => {
     const store = await open();
     const first = await store.save({ name: 'Shelter North', baseUrl: 'https://north.example.org/v1', color: 'blue' });
