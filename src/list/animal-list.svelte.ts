@@ -66,8 +66,8 @@ export class AnimalListStore {
     const needle = searchKey(this.search.trim());
     return this.outbox.listed.filter(
       (entry) =>
-        (this.status === 'all' || entry.pet.status === this.status) &&
-        (!needle || searchKey(entry.pet.name).includes(needle)),
+        (this.status === 'all' || entry.animal.status === this.status) &&
+        (!needle || searchKey(entry.animal.name).includes(needle)),
     );
   });
   /** Animals this device sent that the rows do not hold yet, in the order they were entered. */

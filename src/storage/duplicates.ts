@@ -37,13 +37,13 @@ export class DuplicateIndex {
     }
     for (const entry of entries) {
       // Rows are read raw here; one a hand edit broke is the outbox's to set aside, not ours to trip on.
-      if (typeof entry.pet?.name !== 'string') continue;
+      if (typeof entry.animal?.name !== 'string') continue;
       // A sent entry is the service's animal now: named by its id (once, if the cache has it too).
       if (entry.state === 'sent') {
         if (entry.serverId && !knownIds.has(entry.serverId)) {
-          index.#add(entry.pet, { kind: 'known', id: entry.serverId });
+          index.#add(entry.animal, { kind: 'known', id: entry.serverId });
         }
-      } else index.#add(entry.pet, { kind: 'outbox', state: entry.state });
+      } else index.#add(entry.animal, { kind: 'outbox', state: entry.state });
     }
     return index;
   }

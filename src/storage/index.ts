@@ -19,6 +19,6 @@ export {
 export { describeMatches, DuplicateIndex, duplicateQuestion, type DuplicateMatch } from './duplicates';
 export type { EntryLookup, OutboxEntry } from './outbox-records';
 export { newOutboxEntry, type OutboxRow, OutboxRowSchema } from './outbox-records';
-export { BrowserStorageError, Outbox, type SafetyCopyWrites, type SafetyOutcome, safetyEntryOf } from './outbox';
+export { BrowserStorageError, Outbox, type SafetyCopyWrites, safetyEntryOf } from './outbox';
 export { SetAsideStore } from './set-aside.svelte';
 export { default as SetAsideRecords } from './SetAsideRecords.svelte';

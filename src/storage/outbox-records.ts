@@ -26,7 +26,7 @@ export type OutboxCheck = z.infer<typeof OutboxCheckSchema>;
 export const OutboxEntrySchema = z.object({
   localId: z.string().check(z.minLength(1)),
   idempotencyKey: z.uuid(),
-  pet: NewAnimal,
+  animal: NewAnimal,
   createdAt: z.number(),
   updatedAt: z.number(),
   state: z.enum(OUTBOX_STATES),
@@ -59,7 +59,7 @@ export function newOutboxEntry(animal: NewAnimal, now: number): OutboxEntry {
   return {
     localId: crypto.randomUUID(),
     idempotencyKey: crypto.randomUUID(),
-    pet: animal,
+    animal,
     createdAt: now,
     updatedAt: now,
     state: 'queued',

@@ -10,7 +10,7 @@
  */
 import type { Animal, NewAnimal } from '../shared/records/animal';
 import { type Clock, systemClock } from '../shared/basics/clock';
-import type { SafetyEntry } from '../shared/app-api/api';
+import type { SafetyEntry, SafetyOutcome } from '../shared/app-api/api';
 import { describeIssues, errorMessage } from '../shared/basics/errors';
 import { t } from '../language';
 import type { AppError } from '../shared/app-api/result';
@@ -48,8 +48,6 @@ export class BrowserStorageError extends Error {
     super(t('storage.browserRefused', { reason: errorMessage(options.cause) }), options);
   }
 }
-
-export type SafetyOutcome = { kind: 'acknowledged'; id: string } | { kind: 'discarded' };
 
 /**
  * What the outbox writes to the core's safety copy before IndexedDB (src/two-copies `safetyCopyOf`
@@ -239,7 +237,7 @@ export class Outbox {
     const before = await this.db.outbox.get(localId);
     const chosen = before?.state === 'check_needed' && before.check?.candidates.some((c) => c.id === animalId);
     // The safety copy hears it first: the entry is the service's animal from now on.
-    if (chosen) await this.safetyCopy().settle(localId, { kind: 'acknowledged', id: animalId });
+    if (chosen) await this.safetyCopy().settle(localId, { outcome: 'acknowledged', id: animalId });
     await this.answer(localId, async (row) => {
       const animal = row.check?.candidates.find((candidate) => candidate.id === animalId);
       if (!animal) throw new OutboxStateError(t('storage.candidateNotFound'));
@@ -289,7 +287,7 @@ export class Outbox {
       }
       edited = {
         ...row,
-        pet: animal,
+        animal,
         idempotencyKey,
         state: 'queued',
         attempts: 0,
@@ -304,7 +302,7 @@ export class Outbox {
 
   /** Staff discarded the entry: the safety copy hears it first, so it is never put back. */
   async discard(localId: string): Promise<void> {
-    await this.safetyCopy().settle(localId, { kind: 'discarded' });
+    await this.safetyCopy().settle(localId, { outcome: 'discarded' });
     await this.db.outbox.delete(localId);
   }
 
@@ -346,7 +344,7 @@ export function safetyEntryOf(entry: OutboxEntry): SafetyEntry {
   return {
     localId: entry.localId,
     idempotencyKey: entry.idempotencyKey,
-    animal: entry.pet,
+    animal: entry.animal,
     createdAt: entry.createdAt,
   };
 }

@@ -98,7 +98,7 @@ export async function restoreFromSafetyCopy(
       if (restored.length === 0) return;
       const before = await restoredRecord(db);
       const namesOf = (fromEarlier: boolean) =>
-        restored.filter((row) => earlier.has(row.localId) === fromEarlier).map((row) => row.pet.name);
+        restored.filter((row) => earlier.has(row.localId) === fromEarlier).map((row) => row.animal.name);
       const earlierNames = [...(before?.earlier ?? []), ...namesOf(true)];
       const record: RestoredRecord = {
         at: now,
@@ -113,7 +113,7 @@ export async function restoreFromSafetyCopy(
   for (const entry of journal.entries) {
     const parsed = OutboxRowSchema.safeParse(present.get(entry.localId));
     if (parsed.success && parsed.data.state === 'sent' && parsed.data.serverId) {
-      await copy.settle(entry.localId, { kind: 'acknowledged', id: parsed.data.serverId });
+      await copy.settle(entry.localId, { outcome: 'acknowledged', id: parsed.data.serverId });
       settled += 1;
     }
   }
@@ -135,8 +135,8 @@ export async function restoreFromSafetyCopy(
 
   return {
     restored: restored.map((row) => ({
-      name: row.pet.name,
-      categoryId: row.pet.categoryId,
+      name: row.animal.name,
+      categoryId: row.animal.categoryId,
       createdAt: row.createdAt,
       earlier: earlier.has(row.localId),
     })),

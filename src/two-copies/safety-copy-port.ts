@@ -4,17 +4,12 @@
  * the service (the outbox's `SafetyCopyWrites`); restore.ts reads it back. The core acknowledges
  * what the service created by itself, as every creation passes through it.
  */
-import { KEEP_ENTRIES_MAX, type SafetyEntry } from '../shared/app-api/api';
+import { KEEP_ENTRIES_MAX, type SafetyCopyRead } from '../shared/app-api/api';
 import type { AdoptionApi } from '../shared/app-api/client';
 import type { Result } from '../shared/app-api/result';
 import type { SafetyCopyWrites } from '../storage';
 
-/** The open entries of the safety copy, in the order entered, and what reading it found. */
-export interface SafetyCopyRead {
-  /** `fromEarlierVersion`: recovered by the browser host from an earlier version's queue. */
-  entries: Array<Omit<SafetyEntry, 'doubtSince'> & { doubtSince: number | null; fromEarlierVersion?: true }>;
-  problems: string[];
-}
+export type { SafetyCopyRead };
 
 /** What the outbox writes (keep, settle: SafetyCopyError when it could not), and reading it back. */
 export interface SafetyCopyPort extends SafetyCopyWrites {
@@ -46,13 +41,7 @@ export function safetyCopyOf(api: SafetyApi, profileId: string): SafetyCopyPort 
       }
     },
     async settle(localId, outcome) {
-      orThrow(
-        await api.settleEntry(
-          outcome.kind === 'acknowledged'
-            ? { profileId, localId, outcome: 'acknowledged', id: outcome.id }
-            : { profileId, localId, outcome: 'discarded' },
-        ),
-      );
+      orThrow(await api.settleEntry({ profileId, localId, ...outcome }));
     },
     async read() {
       return orThrow(await api.safetyCopy({ profileId }));

@@ -57,15 +57,8 @@ export function safetyCopyChannels(
     handlers: {
       keepEntries: ({ profileId, batch, complete, entries }) =>
         journalWrite(profileId, async () => ({ kept: await safetyCopy.keep(profileId, batch, entries, complete) })),
-      settleEntry: (input) => {
-        const outcome =
-          input.outcome === 'acknowledged'
-            ? { kind: 'acknowledged' as const, id: input.id }
-            : { kind: 'discarded' as const };
-        return journalWrite(input.profileId, async () => ({
-          settled: await safetyCopy.settle(input.profileId, input.localId, outcome),
-        }));
-      },
+      settleEntry: ({ profileId, localId, ...outcome }) =>
+        journalWrite(profileId, async () => ({ settled: await safetyCopy.settle(profileId, localId, outcome) })),
       safetyCopy: ({ profileId }) => journalWrite(profileId, () => safetyCopy.read(profileId)),
     },
     async sendKept(profileId, idempotencyKey, send) {

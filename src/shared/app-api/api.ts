@@ -300,6 +300,11 @@ export type Channel = keyof Api;
 export type ChannelInput<C extends Channel> = z.input<Api[C]['input']>;
 export type ChannelArgs<C extends Channel> = z.output<Api[C]['input']>;
 export type ChannelOutput<C extends Channel> = z.output<Api[C]['output']>;
+/** The `safetyCopy` channel's answer: a profile's open entries in the order entered, and what reading found. */
+export type SafetyCopyRead = ChannelOutput<'safetyCopy'>;
+/** What became of an entry of the safety copy, in the `settleEntry` channel's shape (without whose entry it is). */
+export type SafetyOutcome =
+  ChannelArgs<'settleEntry'> extends infer I ? (I extends unknown ? Omit<I, 'profileId' | 'localId'> : never) : never;
 export type EventName = keyof typeof events;
 export type EventPayload<E extends EventName> = z.output<(typeof events)[E]>;
 

@@ -73,7 +73,7 @@ describe('QueueStore', () => {
     });
     expect(sync.sendPending).toHaveBeenCalledWith(id);
     await until(() => store.waiting.length === 1);
-    expect(store.waiting[0]).toMatchObject({ pet: { name: 'Pip', categoryId: '3' }, state: 'queued' });
+    expect(store.waiting[0]).toMatchObject({ animal: { name: 'Pip', categoryId: '3' }, state: 'queued' });
     sync.emit({ ...sync.progress(id), total: 12, sent: 2, active: true });
     sync.emit({ ...sync.progress('another-profile'), total: 99 });
     expect(store.progress).toMatchObject({ total: 12, sent: 2, active: true });

@@ -88,7 +88,7 @@ describe('reconciliation of an unknown outcome', () => {
     await drain();
     expect(await entriesOf(outbox)).toMatchObject([
       { state: 'check_needed', check: { candidates: [fromB] } },
-      { state: 'sent', pet: { name: 'Next' } },
+      { state: 'sent', animal: { name: 'Next' } },
     ]);
     expect(api.createCalls.map((c) => c.animal.name)).toEqual(['Kitten', 'Next']);
 

@@ -52,7 +52,7 @@ describe('SyncEngine reads', () => {
     await engine.whenIdle();
 
     expect(api.createCalls.map((call) => call.animal.name)).toEqual(['First', 'Third']);
-    expect((await entriesOf(outbox)).map((entry) => [entry.pet.name, entry.state])).toEqual([
+    expect((await entriesOf(outbox)).map((entry) => [entry.animal.name, entry.state])).toEqual([
       ['First', 'sent'],
       ['Third', 'sent'],
     ]);

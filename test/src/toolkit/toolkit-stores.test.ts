@@ -87,7 +87,7 @@ describe('ImportStore', () => {
     expect(store.flagged.map((row) => row.row)).toEqual([3]);
     expect(store.toQueue.map((row) => row.row)).toEqual([2, 5]);
     await store.confirm();
-    expect((await entriesOf(outbox)).map((entry) => entry.pet)).toEqual([
+    expect((await entriesOf(outbox)).map((entry) => entry.animal)).toEqual([
       { name: 'Rex', categoryId: '1' },
       { name: 'Mia', categoryId: '2' },
     ]);

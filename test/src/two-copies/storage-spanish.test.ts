@@ -72,7 +72,7 @@ describe('storage, in Spanish', () => {
     await db.setAside.put({
       id: 'outbox:l1',
       table: 'outbox',
-      raw: { pet: { name: 'Pip', categoryId: 4 } },
+      raw: { animal: { name: 'Pip', categoryId: 4 } },
       reason: 'row.state: invalid',
       at: new Date(2026, 10, 24, 9, 5).getTime(),
     });

@@ -72,12 +72,12 @@ describe('the outbox keeps the safety copy first', () => {
       'settle Mine acknowledged',
       'keep Fixed',
     ]);
-    expect(copy.entries.get(mine.localId)?.settled).toEqual({ kind: 'acknowledged', id: '41' });
+    expect(copy.entries.get(mine.localId)?.settled).toEqual({ outcome: 'acknowledged', id: '41' });
     expect(copy.entries.get(edited.localId)).toMatchObject({ idempotencyKey: fixed.idempotencyKey, settled: null });
     // a discard the safety copy refuses leaves the entry where it is
     copy.failWith = 'disk full';
     await expect(outbox.discard(fixed.localId)).rejects.toBeInstanceOf(SafetyCopyError);
-    expect((await entriesOf(outbox)).map((e) => e.pet.name)).toEqual(['Mine', 'Fixed']);
+    expect((await entriesOf(outbox)).map((e) => e.animal.name)).toEqual(['Mine', 'Fixed']);
   });
 });
 
@@ -86,15 +86,15 @@ describe('restoring from the safety copy', () => {
     const { db, copy, outbox, clock } = setup();
     const entries = [];
     for (const name of ['Olive', 'Basil', 'Sage', 'Thyme']) entries.push(await outbox.enqueue(newAnimal(name, '7')));
-    await copy.settle(entries[3]!.localId, { kind: 'discarded' });
+    await copy.settle(entries[3]!.localId, { outcome: 'discarded' });
     await db.outbox.clear();
 
     clock.advance(60_000);
     const report = await restoreFromSafetyCopy(db, copy, clock);
     expect(report.restored.map((r) => r.name)).toEqual(['Olive', 'Basil', 'Sage']);
     const restored = await entriesOf(outbox);
-    expect(restored.map((e) => [e.pet.name, e.idempotencyKey, e.state, e.createdAt])).toEqual(
-      entries.slice(0, 3).map((e) => [e.pet.name, e.idempotencyKey, 'queued', e.createdAt]),
+    expect(restored.map((e) => [e.animal.name, e.idempotencyKey, e.state, e.createdAt])).toEqual(
+      entries.slice(0, 3).map((e) => [e.animal.name, e.idempotencyKey, 'queued', e.createdAt]),
     );
     // a second look finds nothing more to do
     expect((await restoreFromSafetyCopy(db, copy, clock)).restored).toEqual([]);
@@ -114,7 +114,7 @@ describe('restoring from the safety copy', () => {
     const entry = await outbox.enqueue(newAnimal('Sent, unheard'));
     await outbox.markSending(entry.localId); // its send went out...
     // ...the core heard the service create it and settled it, but the window died before it heard.
-    await copy.settle(entry.localId, { kind: 'acknowledged', id: '41' });
+    await copy.settle(entry.localId, { outcome: 'acknowledged', id: '41' });
     clock.advance(60_000);
     await restoreFromSafetyCopy(db, copy, clock); // the app starts again: IndexedDB's entry is kept again
     await db.outbox.clear(); // then the browser loses IndexedDB
@@ -131,14 +131,14 @@ describe('restoring from the safety copy', () => {
     const older = await new Outbox(db, clock, new MemorySafetyCopy()).enqueue(newAnimal('Before the copy'));
     const report = await restoreFromSafetyCopy(db, copy, clock);
     expect(report).toMatchObject({ restored: [], settled: 1, copied: 1 });
-    expect(copy.entries.get(sent.localId)?.settled).toEqual({ kind: 'acknowledged', id: '77' });
+    expect(copy.entries.get(sent.localId)?.settled).toEqual({ outcome: 'acknowledged', id: '77' });
     expect(copy.entries.get(older.localId)).toMatchObject({ animal: { name: 'Before the copy' }, settled: null });
   });
 
   it('never puts back an acknowledged entry, even when IndexedDB lost it', async () => {
     const { db, copy, outbox, clock } = setup();
     const entry = await outbox.enqueue(newAnimal('Acked'));
-    await copy.settle(entry.localId, { kind: 'acknowledged', id: '5' });
+    await copy.settle(entry.localId, { outcome: 'acknowledged', id: '5' });
     await db.outbox.clear();
     expect((await restoreFromSafetyCopy(db, copy, clock)).restored).toEqual([]);
     expect(await db.outbox.count()).toBe(0);
@@ -241,7 +241,7 @@ describe('TwoCopies', () => {
     await storage.start();
     expect(storage.notice).toMatchObject({ tone: 'error' });
     expect(storage.notice?.text).toContain("This computer's browser storage cannot be used (QuotaExceededError)");
-    expect((await entriesOf(new Outbox(memory, clock))).map((e) => e.pet.name)).toEqual(['Kept']);
+    expect((await entriesOf(new Outbox(memory, clock))).map((e) => e.animal.name)).toEqual(['Kept']);
     storage.stop();
   });
 });
