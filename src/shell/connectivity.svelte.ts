@@ -22,19 +22,6 @@ export function reachabilityText(reach: Reachability): string {
   }
 }
 
-/** The same as a record, each read in the language shown (kept for its readers: prefer `reachabilityText`). */
-export const REACHABILITY_TEXT: Readonly<Record<Reachability, string>> = {
-  get unknown() {
-    return reachabilityText('unknown');
-  },
-  get online() {
-    return reachabilityText('online');
-  },
-  get offline() {
-    return reachabilityText('offline');
-  },
-};
-
 export class ConnectivityStore {
   byProfile = $state<Record<string, { online: boolean; at: number }>>({});
   #unsubscribe: (() => void) | null = null;

@@ -26,11 +26,6 @@ export class FileExportStore {
     return this.#message?.() ?? null;
   }
 
-  /** A fixed text instead (it does not follow a change of language: prefer `addNote`). */
-  set message(text: string | null) {
-    this.#message = text === null ? null : () => text;
-  }
-
   /** Adds a sentence after what the last export did ("The 2 waiting to send are not in it: …"). */
   addNote(note: () => string): void {
     const said = this.#message;

@@ -4,7 +4,7 @@
  * context through which screens read them. No screens here: every feature may use the shell.
  */
 export { ClockStore, formatDuration, formatReset } from './clock.svelte';
-export { ConnectivityStore, REACHABILITY_TEXT, type Reachability, reachabilityText } from './connectivity.svelte';
+export { ConnectivityStore, type Reachability, reachabilityText } from './connectivity.svelte';
 export { getAppContext, setAppContext, type AppContext } from './context';
 export { FileExportStore } from './file-export.svelte';
 export { KeysStore } from './keys.svelte';

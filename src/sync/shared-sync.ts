@@ -11,7 +11,7 @@
  *
  * The Locks API needs a secure context, and Chromium denies it to opaque origins
  * (third_party/blink/renderer/modules/locks/lock_manager.cc: `CanAccessLocks()` is
- * `!IsOpaque()`). The host's http://127.0.0.1 page is a secure context; Electron's
+ * `!IsOpaque()`). The browser host's http://<site>.localhost page (loopback) is a secure context; Electron's
  * app://adoption-desk page is one with a tuple origin because the scheme is registered
  * `standard` and `secure` (electron/main/app-protocol.ts). Where the API is missing or refused,
  * this window sends alone (as one window always does) and says so on the console.
