@@ -95,7 +95,7 @@ export default defineConfig({
       rollupOptions: {
         input: { index: resolve(root, 'src/index.html') },
         // The start-up in two chunks (a group takes in its modules' imports): `start`, what the entry imports
-        // (the contract, the window's English, src/i18n, Svelte's core), evaluated before it; `app`, what the
+        // (the contract, the window's English, src/language, Svelte's core), evaluated before it; `app`, what the
         // steps it loads with import() from src/app add (the stores, the components). Smaller chunks would add
         // requests and lose compression (each file is gzipped alone). What is loaded with import() stays
         // apart even where it is imported too (zod's index of locales imports its Spanish, loaded when chosen).

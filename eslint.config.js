@@ -2,6 +2,7 @@
 // Layers and Folders): what runs where may import only what exists there, and a folder with an
 // index.ts is imported only through it from outside. test/lint/boundaries.test.ts lints a
 // forbidden import for each rule.
+import { readdirSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import globals from 'globals';
@@ -27,32 +28,57 @@ const RENDERER = {
   message: 'Only the renderer may import the renderer: the rest shares src/shared with it.',
 };
 /**
- * The renderer and the contract use zod/mini through src/shared/zod.ts, which sets its English
+ * The renderer and the contract use zod/mini through src/shared/basics/zod.ts, which sets its English
  * messages: classic zod brings its whole API into the window's start-up (docs/performance.md,
  * "Start-up weight"), and zod/mini imported elsewhere would parse with no messages set.
  */
 const ZOD_DIRECT = {
   regex: '^zod(/|$)',
-  message: "src/ imports z from src/shared/zod.ts (zod/mini with its messages set), never 'zod' itself.",
+  message: "src/ imports z from src/shared/basics/zod.ts (zod/mini with its messages set), never 'zod' itself.",
 };
 /**
- * The window's components and stores take `t` and the formatters from src/i18n, which redraws them when
+ * The window's components and stores take `t` and the formatters from src/language, which redraws them when
  * the language changes; src/shared/i18n's own are for the core and the contract (docs/i18n.md).
  */
 const SHARED_T = {
   regex: '^(\\.\\.?/)+shared/i18n$',
   importNames: ['t', 'formatNumber', 'formatDateTime', 'formatTime', 'formatList'],
-  message: 'In the window, import t and the formatters from src/i18n (redrawn when the language changes).',
+  message: 'In the window, import t and the formatters from src/language (redrawn when the language changes).',
 };
 /** The app's Electron-side code, by relative path (`../../electron/core/…`). */
 const ELECTRON_CODE = {
   regex: '^(\\.\\.?/)+electron/',
-  message: 'The renderer reaches the core only through the app API (src/shared/api.ts), never by importing electron/.',
+  message:
+    'The renderer reaches the core only through the app API (src/shared/app-api/api.ts), never by importing electron/.',
 };
 /** The core serves both hosts and imports neither: they wire it (lint rule `adoption/no-import-from`). */
 const HOSTS = {
   folders: ['electron/host', 'electron/main', 'electron/preload'],
   message: 'the core serves both hosts and imports neither (they import electron/core).',
+};
+/**
+ * src/shared by concept: basics/ (clock, backoff, emitter, errors, zod) import nothing else of it; records/
+ * (animal, categories, profile, ids, JSON codec) and i18n/ build on basics; app-api/ (the channels, the
+ * client over a transport, results, the host's protocol) on all of them (lint rule `adoption/no-import-from`).
+ */
+const ABOVE_BASICS = {
+  folders: ['src/shared/records', 'src/shared/i18n', 'src/shared/app-api'],
+  message: "src/shared/basics is the contract's floor: it imports nothing else of src/shared.",
+};
+const APP_API = {
+  folders: ['src/shared/app-api'],
+  message: 'the records and the words are what the app API carries: they do not import it.',
+};
+/**
+ * The sync engine sends the outbox and shows nothing: it reads what this computer keeps (src/storage), the
+ * words and the contract, no feature (the queue's screens are src/queue's). The features are src/'s folders.
+ */
+const ENGINE_READS = ['shared', 'storage', 'language', 'sync'];
+const FEATURES = {
+  folders: readdirSync(new URL('src', import.meta.url), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && !ENGINE_READS.includes(entry.name))
+    .map((entry) => `src/${entry.name}`),
+  message: 'the sync engine depends on no feature (what staff see of the queue is src/queue).',
 };
 /**
  * A sandboxed preload's `require` loads only `electron` and the Node modules events, timers
@@ -75,10 +101,23 @@ const CODE_BUT_SHARED = {
  */
 const LAYERS = [
   // the one module that imports zod/mini itself, setting its messages
-  { files: ['src/shared/zod.ts'], mayNotImport: [ELECTRON, NODE_BUILTINS, DOM_ONLY, ELECTRON_CODE] },
+  {
+    files: ['src/shared/basics/zod.ts'],
+    mayNotImport: [ELECTRON, NODE_BUILTINS, DOM_ONLY, ELECTRON_CODE, ABOVE_BASICS],
+  },
+  // the contract's own floors: basics, then the records and the words, then the app API
+  {
+    files: ['src/shared/basics/**'],
+    mayNotImport: [ELECTRON, NODE_BUILTINS, DOM_ONLY, ELECTRON_CODE, ZOD_DIRECT, ABOVE_BASICS],
+  },
+  {
+    files: ['src/shared/records/**', 'src/shared/i18n/**'],
+    mayNotImport: [ELECTRON, NODE_BUILTINS, DOM_ONLY, ELECTRON_CODE, ZOD_DIRECT, APP_API],
+  },
   { files: ['src/shared/**/*.ts'], mayNotImport: [ELECTRON, NODE_BUILTINS, DOM_ONLY, ELECTRON_CODE, ZOD_DIRECT] },
   // the window's reactive t and formatters, made of src/shared's
-  { files: ['src/i18n/**'], mayNotImport: [ELECTRON, NODE_BUILTINS, ELECTRON_CODE, ZOD_DIRECT] },
+  { files: ['src/language/**'], mayNotImport: [ELECTRON, NODE_BUILTINS, ELECTRON_CODE, ZOD_DIRECT] },
+  { files: ['src/sync/**'], mayNotImport: [ELECTRON, NODE_BUILTINS, ELECTRON_CODE, ZOD_DIRECT, SHARED_T, FEATURES] },
   {
     files: ['src/**/*.ts', 'src/**/*.svelte'],
     mayNotImport: [ELECTRON, NODE_BUILTINS, ELECTRON_CODE, ZOD_DIRECT, SHARED_T],

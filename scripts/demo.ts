@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_KEYCHAIN_SERVICE, defaultDataDir, openOsKeychain, storeBoundKey } from '../electron/core';
 import { startAppOnHost, useEnvLanguage } from '../electron/host';
-import { errorMessage } from '../src/shared/errors';
+import { errorMessage } from '../src/shared/basics/errors';
 import { formatNumber, t } from '../src/shared/i18n';
 import { type RunningService, startService } from '../test/service/index';
 import { checkKeychain, INSIDE_PRIVATE_KEYRING, keychainFix } from './lib/demo-keychain';

@@ -1,15 +1,15 @@
 /**
  * Where the renderer gets `window.adoption`: from the Electron preload when it is there,
  * otherwise from the loopback browser host over HTTP (calls) and Server-Sent Events
- * (events), following src/shared/host-protocol.ts. The host's session cookie goes with
+ * (events), following src/shared/app-api/host-protocol.ts. The host's session cookie goes with
  * every same-origin request by itself: this code never sees a token. Apart from `host`,
  * the two are indistinguishable to the rest of the renderer.
  */
-import type { Channel, EventName } from './shared/api';
-import { type AdoptionApi, buildAdoptionApi, type Transport } from './shared/client';
-import { createEmitter, type Emitter } from './shared/emitter';
-import { t } from './i18n';
-import { API_PREFIX, EVENTS_PATH } from './shared/host-protocol';
+import type { Channel, EventName } from './shared/app-api/api';
+import { type AdoptionApi, buildAdoptionApi, type Transport } from './shared/app-api/client';
+import { createEmitter, type Emitter } from './shared/basics/emitter';
+import { t } from './language';
+import { API_PREFIX, EVENTS_PATH } from './shared/app-api/host-protocol';
 
 declare global {
   interface Window {

@@ -5,13 +5,13 @@
  * once. Events (governor snapshots, connectivity, keys, profile changes, updates) go out through
  * `events`, scrubbed of every key.
  */
-import { type Clock, systemClock } from '../../src/shared/clock';
+import { type Clock, systemClock } from '../../src/shared/basics/clock';
 import { createEventBus, createRouter, type EventBus, type Router, serveChannels } from './api';
 import { type DataFolder, openDataFolder, type ProcessProbe } from './data-folder';
 import { DIRECT, type ProxyResolver, ProxyRouter } from './http';
 import { keyChannels, ProxyLogins, Scrubber, type SecretStore } from './keys';
 import { languageChannels } from './language-channels';
-import { type BuiltInSource, profileChannels, ProfileStore } from './profiles';
+import { type BuiltInSource, profileChannels, ProfileRegistry } from './profiles';
 import { type JournalFs, type RecoveredEntry, type RecoverReport, SafetyCopy, safetyCopyChannels } from './safety-copy';
 import { ProfileClients, serviceChannels, type ServiceClientOptions } from './service';
 import { type UpdatePolicy, type UpdaterPort, type UpdateTrust, updateChannels } from './updates';
@@ -111,7 +111,7 @@ async function wireCore(
 ): Promise<AppCore> {
   const bus = createEventBus((error) => logError(`event listener failed: ${String(error)}`));
   const events: EventBus = { ...bus, emit: (event, payload) => bus.emit(event, scrubber.value(payload)) };
-  const profiles = await ProfileStore.open({
+  const profiles = await ProfileRegistry.open({
     dataDir: options.dataDir,
     builtIns: options.builtIns,
     ...(options.localDemoUrl ? { localDemoUrl: options.localDemoUrl } : {}),

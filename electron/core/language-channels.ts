@@ -3,9 +3,9 @@
  * the window shows (`useLanguage`), which the core's own messages (its errors) follow from then on.
  * Until a window says which it shows, the core speaks the system's.
  */
-import type { Handlers } from '../../src/shared/api';
+import type { Handlers } from '../../src/shared/app-api/api';
 import { matchLanguage, useLanguage } from '../../src/shared/i18n';
-import { ok } from '../../src/shared/result';
+import { ok } from '../../src/shared/app-api/result';
 
 export async function languageChannels(
   systemLanguages: (() => readonly string[]) | undefined,

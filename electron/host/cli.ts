@@ -9,7 +9,7 @@
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { errorMessage } from '../../src/shared/errors';
+import { errorMessage } from '../../src/shared/basics/errors';
 import { t } from '../../src/shared/i18n';
 import { defaultDataDir, openOsKeychain } from '../core';
 import { startAppOnHost } from './app-on-host';

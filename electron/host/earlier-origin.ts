@@ -25,7 +25,7 @@
  *    those rows from the earlier origin (and the database, when nothing of staff's own is left in
  *    it), and go on to the app through a fresh launch link.
  * 4. The window at the new address restores the entries from the safety copy as it does after any
- *    loss (src/storage/restore.ts) and says "3 animals from the earlier version were recovered …".
+ *    loss (src/two-copies/restore.ts) and says "3 animals from the earlier version were recovered …".
  *
  * Why a page at the earlier origin, and at launch: only a page of that origin can read its
  * IndexedDB, and only as a top-level page (a frame of it inside the app would get a partitioned,
@@ -37,9 +37,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { z } from 'zod';
-import { NewAnimal } from '../../src/shared/animal';
-import { type Clock, systemClock } from '../../src/shared/clock';
-import { errorMessage } from '../../src/shared/errors';
+import { NewAnimal } from '../../src/shared/records/animal';
+import { type Clock, systemClock } from '../../src/shared/basics/clock';
+import { errorMessage } from '../../src/shared/basics/errors';
 import { currentLanguage, intlLocale, t } from '../../src/shared/i18n';
 import {
   BodyTooLarge,

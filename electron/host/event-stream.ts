@@ -4,8 +4,8 @@
  * idle connections stay open; everything cleaned up when the page goes away.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { EventName } from '../../src/shared/api';
-import { createEmitter, type Disposer } from '../../src/shared/emitter';
+import type { EventName } from '../../src/shared/app-api/api';
+import { createEmitter, type Disposer } from '../../src/shared/basics/emitter';
 import { SECURITY_HEADERS } from './static-files';
 
 export interface EventSourceLike {

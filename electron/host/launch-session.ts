@@ -9,8 +9,8 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { type Clock, systemClock } from '../../src/shared/clock';
-import { LAUNCH_PARAM, sessionCookieName } from '../../src/shared/host-protocol';
+import { type Clock, systemClock } from '../../src/shared/basics/clock';
+import { LAUNCH_PARAM, sessionCookieName } from '../../src/shared/app-api/host-protocol';
 import { currentLanguage, intlLocale, t } from '../../src/shared/i18n';
 
 /** How long a launch link may be opened: long enough to click it, short for one found in a log or a history. */

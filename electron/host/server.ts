@@ -1,7 +1,7 @@
 /**
  * The loopback browser host: the built renderer and the app's router over HTTP on this
  * computer's loopback addresses, 127.0.0.1 and [::1] on one port (loopback-listen.ts says why
- * both), so the whole app runs in a plain browser. Protocol (src/shared/host-protocol.ts):
+ * both), so the whole app runs in a plain browser. Protocol (src/shared/app-api/host-protocol.ts):
  * - `GET /?launch=<secret>` (a one-time launch URL, `createLaunchUrl`) sets the session
  *   cookie and redirects to the clean URL (launch-session.ts);
  * - with that session: `GET /…` serves `out/renderer`; `POST /api/<channel>` with a JSON
@@ -13,9 +13,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import { Readable } from 'node:stream';
-import { API_PREFIX, EVENTS_PATH, LAUNCH_PARAM } from '../../src/shared/host-protocol';
-import type { Clock } from '../../src/shared/clock';
-import { err, type Result } from '../../src/shared/result';
+import { API_PREFIX, EVENTS_PATH, LAUNCH_PARAM } from '../../src/shared/app-api/host-protocol';
+import type { Clock } from '../../src/shared/basics/clock';
+import { err, type Result } from '../../src/shared/app-api/result';
 import { t } from '../../src/shared/i18n';
 import { BodyTooLarge, readCapped, type Router } from '../core';
 import { createEventStreams, type EventSourceLike } from './event-stream';

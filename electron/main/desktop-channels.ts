@@ -1,5 +1,5 @@
 /**
- * The Electron host's own channels (`desktopApi` in src/shared/api.ts): saving a file the
+ * The Electron host's own channels (`desktopApi` in src/shared/app-api/api.ts): saving a file the
  * renderer made (a CSV export, the category names) through the native save dialog, and printing
  * the window. Same rules as every other channel: the sender must be the app's own window and
  * main frame (ipc.ts), every payload is zod-parsed here, and the answer is a result value.
@@ -22,10 +22,10 @@ import {
   type DesktopChannel,
   type DesktopOutput,
   ipcName,
-} from '../../src/shared/api';
-import { describeIssues } from '../../src/shared/errors';
+} from '../../src/shared/app-api/api';
+import { describeIssues } from '../../src/shared/basics/errors';
 import { t } from '../../src/shared/i18n';
-import { err, ok, type Result } from '../../src/shared/result';
+import { err, ok, type Result } from '../../src/shared/app-api/result';
 import { type IpcMainLike, type SenderCheck, senderTrusted, UNKNOWN_SENDER } from './ipc';
 
 export type DesktopHandlers = {

@@ -4,8 +4,8 @@
  * pushed to the window with `webContents.send`.
  */
 import type { IpcMainInvokeEvent } from 'electron';
-import { CHANNELS, type EventName, ipcName } from '../../src/shared/api';
-import { err } from '../../src/shared/result';
+import { CHANNELS, type EventName, ipcName } from '../../src/shared/app-api/api';
+import { err } from '../../src/shared/app-api/result';
 import type { Router } from '../core';
 
 /** The part of `ipcMain` used here. */

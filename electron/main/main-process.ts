@@ -7,7 +7,7 @@
  */
 import { app, type BrowserWindow, dialog, ipcMain, Menu, protocol, session } from 'electron';
 import { join } from 'node:path';
-import { errorMessage } from '../../src/shared/errors';
+import { errorMessage } from '../../src/shared/basics/errors';
 import { matchLanguage, t, useLanguage } from '../../src/shared/i18n';
 import { type EventBus, nodeSettingsFs, type Router, writeFileAtomic } from '../core';
 import { APP_SCHEME, APP_SCHEME_PRIVILEGES, createAppProtocolHandler } from './app-protocol';

@@ -22,7 +22,7 @@
  */
 import type { AppUpdater } from 'electron-updater';
 import { join } from 'node:path';
-import { errorMessage } from '../../src/shared/errors';
+import { errorMessage } from '../../src/shared/basics/errors';
 import {
   nodeSettingsFs,
   readInstallFacts,

@@ -3,8 +3,8 @@
  * nothing raw (no ipcRenderer, no generic invoke).
  */
 import { contextBridge, ipcRenderer } from 'electron';
-import { ipcName, type Channel, type EventName } from '../../src/shared/api';
-import { buildAdoptionApi } from '../../src/shared/client';
+import { ipcName, type Channel, type EventName } from '../../src/shared/app-api/api';
+import { buildAdoptionApi } from '../../src/shared/app-api/client';
 
 const adoption = buildAdoptionApi(
   {

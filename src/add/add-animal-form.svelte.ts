@@ -3,10 +3,10 @@
  * What it says of the animal added last follows that animal's outbox entry, so the message
  * never outlives its truth: waiting to send, then sent with its id, or set aside for staff.
  */
-import { t } from '../i18n';
-import { type AnimalStatus, NewAnimal } from '../shared/animal';
-import { canonicalInt64 } from '../shared/int64';
-import { matchKey } from '../shared/text-match';
+import { t } from '../language';
+import { type AnimalStatus, NewAnimal } from '../shared/records/animal';
+import { canonicalInt64 } from '../shared/records/int64';
+import { matchKey } from '../shared/records/text-match';
 import type { EntryLookup } from '../storage';
 
 export type FieldErrors = { name?: string; categoryId?: string; status?: string };
@@ -51,7 +51,7 @@ export interface AddFormHooks {
   categoryIdOf?: (text: string) => string | null;
   /** The question to ask when the animal looks already saved on this device, else null. */
   duplicateQuestion?: (animal: NewAnimal) => Promise<string | null>;
-  /** The outbox entry of an added animal (OutboxStore.lookup); without it the message stays "waiting". */
+  /** The outbox entry of an added animal (QueueStore.lookup); without it the message stays "waiting". */
   entryOf?: (localId: string) => EntryLookup;
 }
 

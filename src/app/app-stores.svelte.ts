@@ -3,31 +3,25 @@
  * Everything that belongs to a profile lives in its ProfileSession (profile-session.svelte.ts),
  * one per profile, kept while the app runs. Facts shared by every screen have
  * one store each, read by all: connectivity (ConnectivityStore), the key (KeysStore), the
- * queue and its progress (OutboxStore); what follows from a change of one is wired here.
+ * queue and its progress (QueueStore); what follows from a change of one is wired here.
  */
 import { DiagnosticsStore, GovernorStore } from '../diagnostics';
-import { LanguageStore, t } from '../i18n';
-import type { AdoptionApi } from '../shared/client';
-import { errorMessage } from '../shared/errors';
+import { LanguageStore, t } from '../language';
+import { ProxyLoginsStore } from '../profiles';
+import type { AdoptionApi } from '../shared/app-api/client';
+import { errorMessage } from '../shared/basics/errors';
 import {
   type AppContext,
   ClockStore,
   ConnectivityStore,
   KeysStore,
   NavigationStore,
-  ProfilesStore,
-  ProxyLoginsStore,
+  ProfileListStore,
   UpdatesStore,
 } from '../shell';
-import {
-  closeProfileDb,
-  deleteProfileDb,
-  openMemoryProfileDb,
-  openProfileDb,
-  profileDbExists,
-  StorageHealthStore,
-} from '../storage';
+import { closeProfileDb, deleteProfileDb, openMemoryProfileDb, openProfileDb, profileDbExists } from '../storage';
 import { SharedSync, SYNC_CHANNEL, type SyncDriver, SyncEngine } from '../sync';
+import { StorageHealthStore } from '../two-copies';
 import { ProfileSession } from './profile-session.svelte';
 
 export { ProfileSession };
@@ -37,7 +31,7 @@ export class AppStores implements AppContext {
   /** The language the window shows (staff's choice, else the system's). */
   readonly language: LanguageStore;
   readonly navigation: NavigationStore;
-  readonly profiles: ProfilesStore;
+  readonly profiles: ProfileListStore;
   readonly connectivity: ConnectivityStore;
   readonly governor: GovernorStore;
   readonly keys: KeysStore;
@@ -73,7 +67,7 @@ export class AppStores implements AppContext {
       () => win.navigator?.languages ?? [],
       win.document?.documentElement ?? null,
     );
-    this.profiles = new ProfilesStore(api, win.localStorage);
+    this.profiles = new ProfileListStore(api, win.localStorage);
     this.connectivity = new ConnectivityStore(api);
     this.governor = new GovernorStore(api, this.clock);
     // A key saved in this window lets its queue go on (every window hears the change; one resumes).
@@ -196,7 +190,7 @@ export class AppStores implements AppContext {
 
   /**
    * The browser cannot open a profile's database: its session is replaced by one over a database
-   * in this window's memory, which the safety copy fills (ProfileStorage); the sync engine sends
+   * in this window's memory, which the safety copy fills (TwoCopies); the sync engine sends
    * from it as from any other.
    */
   async #inMemory(profileId: string, reason: string): Promise<void> {
@@ -234,7 +228,7 @@ export class AppStores implements AppContext {
 
 /**
  * The app of this window: its stores and its sync engine, which drains every profile's
- * outbox while this window holds the app's sync lock (see src/sync/sync-leader.ts).
+ * outbox while this window holds the app's sync lock (see src/sync/shared-sync.ts).
  */
 export function createApp(api: AdoptionApi, win: Window = window): AppStores {
   let app: AppStores | null = null;

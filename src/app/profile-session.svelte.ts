@@ -6,7 +6,7 @@
 import { AddAnimalFormStore } from '../add';
 import { CategoriesStore } from '../categories';
 import { AnimalListStore, SavedAnimalsStore } from '../list';
-import type { AdoptionApi } from '../shared/client';
+import type { AdoptionApi } from '../shared/app-api/client';
 import {
   AnimalCache,
   DuplicateIndex,
@@ -14,12 +14,11 @@ import {
   openProfileDb,
   Outbox,
   type ProfileDb,
-  ProfileStorage,
-  safetyCopyOf,
   SetAsideStore,
-  type StorageHealthStore,
 } from '../storage';
-import { OutboxStore, type SyncDriver } from '../sync';
+import { safetyCopyOf, type StorageHealthStore, TwoCopies } from '../two-copies';
+import { QueueStore } from '../queue';
+import type { SyncDriver } from '../sync';
 import { PrepareForEventStore, PrintStore } from '../toolkit';
 
 export class ProfileSession {
@@ -27,14 +26,14 @@ export class ProfileSession {
   readonly cache: AnimalCache;
   readonly list: AnimalListStore;
   readonly saved: SavedAnimalsStore;
-  readonly outbox: OutboxStore;
+  readonly outbox: QueueStore;
   readonly setAside: SetAsideStore;
   readonly addForm: AddAnimalFormStore;
   readonly prepare: PrepareForEventStore;
   readonly categories: CategoriesStore;
   readonly print: PrintStore;
   /** The database opened and compared with the safety copy; what staff should know of it. */
-  readonly storage: ProfileStorage;
+  readonly storage: TwoCopies;
   #offProgress: (() => void) | null = null;
   #allSentAt: number | null = null;
 
@@ -50,13 +49,13 @@ export class ProfileSession {
   ) {
     this.db = openProfileDb(profileId);
     const copy = safetyCopyOf(api, profileId);
-    this.storage = new ProfileStorage(profileId, this.db, copy, storage.health, {
+    this.storage = new TwoCopies(profileId, this.db, copy, storage.health, {
       unusable: (reason) => storage.unusable(reason),
       restored: () => this.sync.sendPending(profileId),
     });
     this.cache = new AnimalCache(this.db);
     this.saved = new SavedAnimalsStore(this.db);
-    this.outbox = new OutboxStore(profileId, this.db, new Outbox(this.db, undefined, copy), sync, () =>
+    this.outbox = new QueueStore(profileId, this.db, new Outbox(this.db, undefined, copy), sync, () =>
       this.storage.writeFailed(),
     );
     this.setAside = new SetAsideStore(this.db);

@@ -4,7 +4,7 @@
  * shared file: export it, choose one, see what it would change, then use it or not.
  */
 import { liveQuery, type Subscription } from 'dexie';
-import { t } from '../i18n';
+import { t } from '../language';
 import {
   type Category,
   CATEGORY_FILE_MAX_BYTES,
@@ -13,8 +13,8 @@ import {
   parseCategoryFile,
   tableChanges,
   type TableChanges,
-} from '../shared/categories';
-import { errorMessage } from '../shared/errors';
+} from '../shared/records/categories';
+import { errorMessage } from '../shared/basics/errors';
 import type { ProfileDb } from '../storage';
 import { CategoryTable, validRows } from './category-table';
 

@@ -3,7 +3,7 @@
  * profile): App sets a getter once, rows read it, so a row shows "2 · Cats" beside the id.
  */
 import { getContext, setContext } from 'svelte';
-import { CategoryLabels } from '../shared/categories';
+import { CategoryLabels } from '../shared/records/categories';
 
 const KEY = Symbol('adoption-desk.category-labels');
 

@@ -4,10 +4,10 @@
  * would be afterwards (one name per id, no name used by two ids), inside the transaction, so two
  * windows editing at once cannot leave it inconsistent.
  */
-import { t } from '../i18n';
-import { Category, type Category as CategoryType, sortCategories, tableProblems } from '../shared/categories';
-import { type Clock, systemClock } from '../shared/clock';
-import { canonicalInt64 } from '../shared/int64';
+import { t } from '../language';
+import { Category, type Category as CategoryType, sortCategories, tableProblems } from '../shared/records/categories';
+import { type Clock, systemClock } from '../shared/basics/clock';
+import { canonicalInt64 } from '../shared/records/int64';
 import type { CategoryRow, ProfileDb } from '../storage';
 
 /** A write the table refused; `message` says why in staff's words (the language shown when it was refused). */

@@ -3,9 +3,9 @@
  * reachable. When the deprecated single-animal call is `gone`, the listed data is used.
  */
 import { liveQuery, type Subscription } from 'dexie';
-import { LIMIT_MAX } from '../shared/animal';
-import type { AdoptionApi } from '../shared/client';
-import { type AppError, UNREACHABLE_CODES } from '../shared/result';
+import { LIMIT_MAX } from '../shared/records/animal';
+import type { AdoptionApi } from '../shared/app-api/client';
+import { type AppError, UNREACHABLE_CODES } from '../shared/app-api/result';
 import type { AnimalCache, CachedAnimal, ProfileDb } from '../storage';
 
 export type DetailRefresh = 'idle' | 'refreshing' | 'confirmed' | 'gone' | 'not_found' | 'offline' | 'error';

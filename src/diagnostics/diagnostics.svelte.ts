@@ -3,9 +3,9 @@
  * copied report is for developers: English and machine-readable whatever the language shown;
  * only the sentences on screen are translated.
  */
-import { t } from '../i18n';
-import type { AdoptionApi } from '../shared/client';
-import type { DiagnosticEntry } from '../shared/diagnostics';
+import { t } from '../language';
+import type { AdoptionApi } from '../shared/app-api/client';
+import type { DiagnosticEntry } from '../shared/app-api/diagnostics';
 
 export class DiagnosticsStore {
   entries = $state<DiagnosticEntry[]>([]);

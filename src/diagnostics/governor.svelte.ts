@@ -1,7 +1,7 @@
 /** The rate-limit meter: the governor's snapshot per profile and the countdowns it implies. */
-import { t } from '../i18n';
-import type { AdoptionApi } from '../shared/client';
-import type { GovernorSnapshot, PacingReason, PauseReason } from '../shared/rate-limit';
+import { t } from '../language';
+import type { AdoptionApi } from '../shared/app-api/client';
+import type { GovernorSnapshot, PacingReason, PauseReason } from '../shared/app-api/rate-limit';
 import type { ClockStore } from '../shell';
 
 const PAUSE_REASONS = {

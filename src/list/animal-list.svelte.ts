@@ -11,11 +11,11 @@
  * knows where its rows came from and what its last request answered, and loads again when
  * told that the service answers again, that a key was saved, or that a batch was sent.
  */
-import { ANIMAL_STATUSES, type AnimalStatus, LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN } from '../shared/animal';
-import type { AdoptionApi } from '../shared/client';
-import { t } from '../i18n';
-import { collapseDuplicateIds } from '../shared/duplicate-ids';
-import { type AppError, UNREACHABLE_CODES } from '../shared/result';
+import { ANIMAL_STATUSES, type AnimalStatus, LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN } from '../shared/records/animal';
+import type { AdoptionApi } from '../shared/app-api/client';
+import { t } from '../language';
+import { collapseDuplicateIds } from '../shared/records/duplicate-ids';
+import { type AppError, UNREACHABLE_CODES } from '../shared/app-api/result';
 import type { AnimalCache, CachedAnimal, OutboxEntry } from '../storage';
 import { searchAndSort, searchKey, type SortKey } from './animal-sorting';
 
@@ -29,7 +29,7 @@ export type ListState = 'idle' | 'loading' | 'loaded' | 'error';
  */
 export type ListSource = 'service' | 'cached_list' | 'cached_animals' | 'none';
 
-/** What the list needs of the outbox (OutboxStore): the unsent entries shown as rows, and the sent animals. */
+/** What the list needs of the outbox (QueueStore): the unsent entries shown as rows, and the sent animals. */
 export interface ListOutbox {
   readonly listed: OutboxEntry[];
   readonly sentAnimals: CachedAnimal[];
@@ -66,8 +66,8 @@ export class AnimalListStore {
     const needle = searchKey(this.search.trim());
     return this.outbox.listed.filter(
       (entry) =>
-        (this.status === 'all' || entry.pet.status === this.status) &&
-        (!needle || searchKey(entry.pet.name).includes(needle)),
+        (this.status === 'all' || entry.animal.status === this.status) &&
+        (!needle || searchKey(entry.animal.name).includes(needle)),
     );
   });
   /** Animals this device sent that the rows do not hold yet, in the order they were entered. */

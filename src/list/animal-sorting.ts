@@ -1,7 +1,7 @@
 /** Quick search by name and sorting by name or id, shared by the list and the saved view. */
-import type { Animal } from '../shared/animal';
+import type { Animal } from '../shared/records/animal';
 import { currentLanguage, intlLocale, type MessageKey } from '../shared/i18n';
-import { compareInt64 } from '../shared/int64';
+import { compareInt64 } from '../shared/records/int64';
 
 export type SortKey = 'service' | 'name' | 'id';
 

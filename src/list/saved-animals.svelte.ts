@@ -11,7 +11,7 @@
  * Until the whole index is read the first screen is shown (`complete` is false).
  */
 import { liveQuery, type Subscription } from 'dexie';
-import { errorMessage } from '../shared/errors';
+import { errorMessage } from '../shared/basics/errors';
 import { AnimalCache, type CachedAnimal, type ProfileDb } from '../storage';
 import type { SortKey } from './animal-sorting';
 import { SavedIndex, SavedIndexBuilder, type SavedStatusFilter } from './saved-index';

@@ -5,7 +5,7 @@
  * Built chunk by chunk (`SavedIndexBuilder.add`): each chunk is sorted on its own and merged
  * in, so no single step costs more than a merge of what is already read.
  */
-import type { AnimalStatus } from '../shared/animal';
+import type { AnimalStatus } from '../shared/records/animal';
 import type { CachedAnimal } from '../storage';
 import { compareNames, searchKey, type SortKey } from './animal-sorting';
 

@@ -1,5 +1,5 @@
 /** The raw answer of `GET /store/orders`, shown as JSON (the interface gives it no shape). */
-import type { AdoptionApi } from '../shared/client';
+import type { AdoptionApi } from '../shared/app-api/client';
 
 export class OrdersStore {
   state = $state<'idle' | 'loading' | 'loaded' | 'error'>('idle');

@@ -1,4 +1,4 @@
-import { t } from '../i18n';
+import { t } from '../language';
 
 /** A `now` that ticks once a second, for countdowns and "updated HH:MM" labels. */
 export class ClockStore {

@@ -4,9 +4,9 @@
  * failure of every call, whoever made it. Until one arrives after this window opened, the
  * state is `unknown` ("not checked yet"): nothing from before a reload is taken for true now.
  */
-import { t } from '../i18n';
-import type { AdoptionApi } from '../shared/client';
-import { createEmitter, type Disposer } from '../shared/emitter';
+import { t } from '../language';
+import type { AdoptionApi } from '../shared/app-api/client';
+import { createEmitter, type Disposer } from '../shared/basics/emitter';
 
 export type Reachability = 'unknown' | 'online' | 'offline';
 
@@ -21,19 +21,6 @@ export function reachabilityText(reach: Reachability): string {
       return t('shell.reachOffline');
   }
 }
-
-/** The same as a record, each read in the language shown (kept for its readers: prefer `reachabilityText`). */
-export const REACHABILITY_TEXT: Readonly<Record<Reachability, string>> = {
-  get unknown() {
-    return reachabilityText('unknown');
-  },
-  get online() {
-    return reachabilityText('online');
-  },
-  get offline() {
-    return reachabilityText('offline');
-  },
-};
 
 export class ConnectivityStore {
   byProfile = $state<Record<string, { online: boolean; at: number }>>({});

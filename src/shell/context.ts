@@ -5,13 +5,12 @@
  * features read it here, so none of them imports the root that composes them.
  */
 import { getContext, setContext } from 'svelte';
-import type { LanguageStore } from '../i18n';
+import type { LanguageStore } from '../language';
 import type { ClockStore } from './clock.svelte';
 import type { ConnectivityStore } from './connectivity.svelte';
 import type { KeysStore } from './keys.svelte';
 import type { NavigationStore } from './navigation.svelte';
-import type { ProfilesStore } from './profiles.svelte';
-import type { ProxyLoginsStore } from './proxy-logins.svelte';
+import type { ProfileListStore } from './profile-list.svelte';
 import type { UpdatesStore } from './updates.svelte';
 
 export interface AppContext {
@@ -20,9 +19,8 @@ export interface AppContext {
   readonly language: LanguageStore;
   readonly navigation: NavigationStore;
   readonly connectivity: ConnectivityStore;
-  readonly profiles: ProfilesStore;
+  readonly profiles: ProfileListStore;
   readonly keys: KeysStore;
-  readonly proxyLogins: ProxyLoginsStore;
   readonly updates: UpdatesStore;
 }
 

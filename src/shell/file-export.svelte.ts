@@ -4,8 +4,8 @@
  * host as a download (a Blob and `<a download>`; the host's CSP allows it as it is: a download is
  * no fetch, script or frame, so no directive is loosened). Says what happened in `message`.
  */
-import { t } from '../i18n';
-import type { AdoptionApi } from '../shared/client';
+import { t } from '../language';
+import type { AdoptionApi } from '../shared/app-api/client';
 
 /** How long a download's object URL is kept before it is let go (the browser has read it by then). */
 const REVOKE_AFTER_MS = 60_000;
@@ -24,11 +24,6 @@ export class FileExportStore {
   /** What the last export did, in the language shown. */
   get message(): string | null {
     return this.#message?.() ?? null;
-  }
-
-  /** A fixed text instead (it does not follow a change of language: prefer `addNote`). */
-  set message(text: string | null) {
-    this.#message = text === null ? null : () => text;
   }
 
   /** Adds a sentence after what the last export did ("The 2 waiting to send are not in it: …"). */

@@ -4,11 +4,10 @@
  * context through which screens read them. No screens here: every feature may use the shell.
  */
 export { ClockStore, formatDuration, formatReset } from './clock.svelte';
-export { ConnectivityStore, REACHABILITY_TEXT, type Reachability, reachabilityText } from './connectivity.svelte';
+export { ConnectivityStore, type Reachability, reachabilityText } from './connectivity.svelte';
 export { getAppContext, setAppContext, type AppContext } from './context';
 export { FileExportStore } from './file-export.svelte';
 export { KeysStore } from './keys.svelte';
 export { HREF, NavigationStore, type Route } from './navigation.svelte';
-export { kindBadge, kindLabel, ProfilesStore } from './profiles.svelte';
-export { ProxyLoginsStore } from './proxy-logins.svelte';
+export { kindBadge, kindLabel, ProfileListStore } from './profile-list.svelte';
 export { describeUpdate, UpdatesStore, updateNotice } from './updates.svelte';

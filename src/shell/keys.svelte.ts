@@ -4,11 +4,11 @@
  * is the core's (electron/core/keys/key-status.ts): this store reads its `key` events and the
  * `keyStatus` channel, and the key prompt, the indicator and Keys and profiles all read it here.
  */
-import { t } from '../i18n';
-import { ApiKey, isShortSecret, type KeyState, SHORT_SECRET_LENGTH } from '../shared/api';
-import type { AdoptionApi } from '../shared/client';
-import { createEmitter, type Disposer } from '../shared/emitter';
-import { describeIssues } from '../shared/errors';
+import { t } from '../language';
+import { ApiKey, isShortSecret, type KeyState, SHORT_SECRET_LENGTH } from '../shared/app-api/api';
+import type { AdoptionApi } from '../shared/app-api/client';
+import { createEmitter, type Disposer } from '../shared/basics/emitter';
+import { describeIssues } from '../shared/basics/errors';
 
 export type KeyTest = { result: 'valid' | 'invalid' | 'unreachable' | 'error'; message: string };
 

@@ -3,7 +3,7 @@
  * `#/saved`, `#/profiles` (Keys and profiles), …). Named "navigation" so as not to be confused with the core's `Router`
  * (electron/core/api/router.ts), which dispatches the app API's channels.
  */
-import { isInt64String } from '../shared/int64';
+import { isInt64String } from '../shared/records/int64';
 
 export type Route =
   | { name: 'animals' }

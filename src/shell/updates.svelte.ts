@@ -3,9 +3,9 @@
  * start, then from its `update` events. `notice` is the one line staff see when an update is
  * ready; `describe` is the state in words (Diagnostics).
  */
-import { clockTime, t } from '../i18n';
-import type { AdoptionApi } from '../shared/client';
-import type { UpdateStatus } from '../shared/updates';
+import { clockTime, t } from '../language';
+import type { AdoptionApi } from '../shared/app-api/client';
+import type { UpdateStatus } from '../shared/app-api/updates';
 
 /** The line staff see when an update is ready, or null. */
 export function updateNotice(status: UpdateStatus | null): string | null {

@@ -3,7 +3,7 @@
  * known lists show at start before any network answer. An older answer never overwrites
  * a newer one (two list requests may come back out of order).
  */
-import type { Animal, AnimalStatus } from '../shared/animal';
+import type { Animal, AnimalStatus } from '../shared/records/animal';
 import { trimCacheWhenDue } from './cache-trim';
 import { type CachedAnimal, type ProfileDb, queryKey } from './db';
 

@@ -24,9 +24,11 @@
  * - version 8: animals get an index on `confirmedAt`, so the cache's trimming rule
  *   (cache-trim.ts) finds the animals the service has not returned for long without reading
  *   every saved animal. No data changes.
+ * - version 9: an outbox row's animal is `animal` (it was `pet`), as everywhere else in the app; the
+ *   upgrade renames it in the outbox and in the outbox rows set aside (`upgradeOutboxToV9`).
  */
 import Dexie, { type Table } from 'dexie';
-import type { Animal, AnimalStatus } from '../shared/animal';
+import type { Animal, AnimalStatus } from '../shared/records/animal';
 import type { OutboxRow } from './outbox-records';
 
 export interface CachedAnimal {
@@ -62,7 +64,7 @@ export interface MetaRow {
 }
 
 export const DB_NAME_PREFIX = 'adoption-desk.';
-export const SCHEMA_VERSION = 8;
+export const SCHEMA_VERSION = 9;
 
 /** The stores of version 1, kept so the upgrade path from it stays testable. */
 export const SCHEMA_V1 = {
@@ -97,6 +99,8 @@ export const SCHEMA_V6 = { ...SCHEMA_V5, setAside: 'id, at' } as const;
 export const SCHEMA_V7 = { ...SCHEMA_V6, quarantine: null } as const;
 /** Version 8 indexes `confirmedAt` (the trimming rule, cache-trim.ts). */
 export const SCHEMA_V8 = { ...SCHEMA_V7, animals: 'id, animal.name, confirmedAt' } as const;
+/** Version 9 changes outbox rows only: their animal was `pet` (see `upgradeOutboxToV9`). */
+export const SCHEMA_V9 = SCHEMA_V8;
 
 /** A category name of the profile, as stored (version 5). */
 export interface CategoryRow {
@@ -113,6 +117,16 @@ export function upgradeOutboxToV4(row: Record<string, unknown>): void {
   row.check ??= null;
   row.notOurs ??= [];
   delete row.unknownOutcome;
+}
+
+/**
+ * Renames an outbox row's `pet` to `animal` (in place): the one place that knows the old name, for the
+ * rows of version 8 and before (the outbox's, and the outbox rows set aside as they were stored).
+ */
+export function upgradeOutboxToV9(row: Record<string, unknown>): void {
+  if (!('pet' in row)) return;
+  row.animal ??= row.pet;
+  delete row.pet;
 }
 
 /** An IndexedDB implementation other than the browser's (the window's memory, when that cannot be used). */
@@ -177,6 +191,19 @@ export class ProfileDb extends Dexie {
       });
     this.version(7).stores(SCHEMA_V7);
     this.version(8).stores(SCHEMA_V8);
+    this.version(9)
+      .stores(SCHEMA_V9)
+      .upgrade(async (tx) => {
+        await tx.table('outbox').toCollection().modify(upgradeOutboxToV9);
+        await tx
+          .table('setAside')
+          .toCollection()
+          .modify((row: SetAsideRow) => {
+            if (row.table === 'outbox' && typeof row.raw === 'object' && row.raw !== null) {
+              upgradeOutboxToV9(row.raw as Record<string, unknown>);
+            }
+          });
+      });
   }
 }
 

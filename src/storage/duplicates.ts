@@ -4,11 +4,11 @@
  * staff decide (the add form asks once more, the import preview flags the row). Built once from
  * one read of the cache and the outbox; `find` is a map lookup, so 1,000 rows cost nothing.
  */
-import type { Animal, NewAnimal } from '../shared/animal';
-import type { CategoryLabels } from '../shared/categories';
-import { formatNumber, t } from '../i18n';
+import type { Animal, NewAnimal } from '../shared/records/animal';
+import type { CategoryLabels } from '../shared/records/categories';
+import { formatNumber, t } from '../language';
 import type { MessageKey } from '../shared/i18n';
-import { matchKey } from '../shared/text-match';
+import { matchKey } from '../shared/records/text-match';
 import type { ProfileDb } from './db';
 import type { OutboxEntry, OutboxState } from './outbox-records';
 
@@ -37,13 +37,13 @@ export class DuplicateIndex {
     }
     for (const entry of entries) {
       // Rows are read raw here; one a hand edit broke is the outbox's to set aside, not ours to trip on.
-      if (typeof entry.pet?.name !== 'string') continue;
+      if (typeof entry.animal?.name !== 'string') continue;
       // A sent entry is the service's animal now: named by its id (once, if the cache has it too).
       if (entry.state === 'sent') {
         if (entry.serverId && !knownIds.has(entry.serverId)) {
-          index.#add(entry.pet, { kind: 'known', id: entry.serverId });
+          index.#add(entry.animal, { kind: 'known', id: entry.serverId });
         }
-      } else index.#add(entry.pet, { kind: 'outbox', state: entry.state });
+      } else index.#add(entry.animal, { kind: 'outbox', state: entry.state });
     }
     return index;
   }

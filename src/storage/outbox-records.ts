@@ -5,9 +5,9 @@
  * may have written it); a row the app writes is built from already-parsed values.
  */
 import type { IndexableType } from 'dexie';
-import { Animal, Int64, NewAnimal } from '../shared/animal';
-import { AppError } from '../shared/result';
-import { z } from '../shared/zod';
+import { Animal, Int64, NewAnimal } from '../shared/records/animal';
+import { AppError } from '../shared/app-api/result';
+import { z } from '../shared/basics/zod';
 
 export const OUTBOX_STATES = ['queued', 'sending', 'sent', 'needs_attention', 'check_needed'] as const;
 export type OutboxState = (typeof OUTBOX_STATES)[number];
@@ -26,7 +26,7 @@ export type OutboxCheck = z.infer<typeof OutboxCheckSchema>;
 export const OutboxEntrySchema = z.object({
   localId: z.string().check(z.minLength(1)),
   idempotencyKey: z.uuid(),
-  pet: NewAnimal,
+  animal: NewAnimal,
   createdAt: z.number(),
   updatedAt: z.number(),
   state: z.enum(OUTBOX_STATES),
@@ -59,7 +59,7 @@ export function newOutboxEntry(animal: NewAnimal, now: number): OutboxEntry {
   return {
     localId: crypto.randomUUID(),
     idempotencyKey: crypto.randomUUID(),
-    pet: animal,
+    animal,
     createdAt: now,
     updatedAt: now,
     state: 'queued',

@@ -1,6 +1,6 @@
 /**
  * The outbox of one profile: animals entered by staff, kept durably until the service has
- * confirmed them, in two copies: the core's safety copy first (safety-copy.ts, on this computer's
+ * confirmed them, in two copies: the core's safety copy first (src/two-copies, on this computer's
  * disk before the form says "saved"), then IndexedDB, the working copy every window reads. Staff's
  * discards and answers go to the safety copy first too, so an entry missing from IndexedDB but
  * open in the safety copy was lost by the browser, never removed on purpose (restore.ts). Animals come in already parsed (the form, the edit form and the spreadsheet
@@ -8,15 +8,14 @@
  * a row that fails is set aside (`setAside`) (never silently dropped),
  * where staff see it ("Set aside", SetAsideRecords.svelte).
  */
-import type { Animal, NewAnimal } from '../shared/animal';
-import { type Clock, systemClock } from '../shared/clock';
-import type { SafetyEntry } from '../shared/api';
-import { describeIssues, errorMessage } from '../shared/errors';
-import { t } from '../i18n';
-import type { AppError } from '../shared/result';
+import type { Animal, NewAnimal } from '../shared/records/animal';
+import { type Clock, systemClock } from '../shared/basics/clock';
+import type { SafetyEntry, SafetyOutcome } from '../shared/app-api/api';
+import { describeIssues, errorMessage } from '../shared/basics/errors';
+import { t } from '../language';
+import type { AppError } from '../shared/app-api/result';
 import { AnimalCache } from './animal-cache';
 import type { ProfileDb, SetAsideRow } from './db';
-import type { SafetyCopyPort } from './safety-copy';
 import {
   keyOf,
   newOutboxEntry,
@@ -50,6 +49,16 @@ export class BrowserStorageError extends Error {
   }
 }
 
+/**
+ * What the outbox writes to the core's safety copy before IndexedDB (src/two-copies `safetyCopyOf`
+ * writes it through the app API, and reads it back for restore).
+ */
+export interface SafetyCopyWrites {
+  /** Resolves once the entries are on this computer's disk; throws SafetyCopyError otherwise. */
+  keep(entries: readonly SafetyEntry[]): Promise<void>;
+  settle(localId: string, outcome: SafetyOutcome): Promise<void>;
+}
+
 export class Outbox {
   private readonly cache: AnimalCache;
 
@@ -60,12 +69,12 @@ export class Outbox {
   constructor(
     private readonly db: ProfileDb,
     private readonly clock: Pick<Clock, 'now'> = systemClock,
-    private readonly copy: SafetyCopyPort | null = null,
+    private readonly copy: SafetyCopyWrites | null = null,
   ) {
     this.cache = new AnimalCache(db);
   }
 
-  private safetyCopy(): SafetyCopyPort {
+  private safetyCopy(): SafetyCopyWrites {
     if (!this.copy) throw new Error(t('storage.noSafetyCopy'));
     return this.copy;
   }
@@ -228,7 +237,7 @@ export class Outbox {
     const before = await this.db.outbox.get(localId);
     const chosen = before?.state === 'check_needed' && before.check?.candidates.some((c) => c.id === animalId);
     // The safety copy hears it first: the entry is the service's animal from now on.
-    if (chosen) await this.safetyCopy().settle(localId, { kind: 'acknowledged', id: animalId });
+    if (chosen) await this.safetyCopy().settle(localId, { outcome: 'acknowledged', id: animalId });
     await this.answer(localId, async (row) => {
       const animal = row.check?.candidates.find((candidate) => candidate.id === animalId);
       if (!animal) throw new OutboxStateError(t('storage.candidateNotFound'));
@@ -278,7 +287,7 @@ export class Outbox {
       }
       edited = {
         ...row,
-        pet: animal,
+        animal,
         idempotencyKey,
         state: 'queued',
         attempts: 0,
@@ -293,7 +302,7 @@ export class Outbox {
 
   /** Staff discarded the entry: the safety copy hears it first, so it is never put back. */
   async discard(localId: string): Promise<void> {
-    await this.safetyCopy().settle(localId, { kind: 'discarded' });
+    await this.safetyCopy().settle(localId, { outcome: 'discarded' });
     await this.db.outbox.delete(localId);
   }
 
@@ -335,7 +344,7 @@ export function safetyEntryOf(entry: OutboxEntry): SafetyEntry {
   return {
     localId: entry.localId,
     idempotencyKey: entry.idempotencyKey,
-    animal: entry.pet,
+    animal: entry.animal,
     createdAt: entry.createdAt,
   };
 }

@@ -4,7 +4,7 @@
  * entered is lost even when the app cannot send it.
  */
 import { liveQuery, type Subscription } from 'dexie';
-import { t } from '../i18n';
+import { t } from '../language';
 import type { ProfileDb, SetAsideRow } from './db';
 
 export class SetAsideStore {
@@ -59,8 +59,9 @@ export function rawJson(row: SetAsideRow): string {
 
 /** What staff recognise a set-aside row by: the animal's name and category when still readable. */
 export function describeRecord(row: SetAsideRow): string {
-  const pet: unknown = typeof row.raw === 'object' && row.raw !== null ? (row.raw as { pet?: unknown }).pet : null;
-  const { name, categoryId } = (typeof pet === 'object' && pet !== null ? pet : {}) as Record<string, unknown>;
+  const animal: unknown =
+    typeof row.raw === 'object' && row.raw !== null ? (row.raw as { animal?: unknown }).animal : null;
+  const { name, categoryId } = (typeof animal === 'object' && animal !== null ? animal : {}) as Record<string, unknown>;
   if (typeof name !== 'string' || name.trim() === '') return t('storage.unreadableRecord');
   const shown = name.trim().slice(0, 100);
   return typeof categoryId === 'string' || typeof categoryId === 'number'

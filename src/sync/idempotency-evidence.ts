@@ -10,8 +10,8 @@
  * a limited time (the interface says nothing; 24 hours is common), so the proof is relied on
  * only for a doubt younger than `KEYS_TRUSTED_MS`.
  */
-import type { AppError } from '../shared/result';
-import { z } from '../shared/zod';
+import type { AppError } from '../shared/app-api/result';
+import { z } from '../shared/basics/zod';
 import type { ProfileDb } from '../storage';
 
 export const EVIDENCE_KEY = 'idempotency-evidence';

@@ -1,11 +1,9 @@
 /**
- * Sending the outbox: the engine (when each entry is tried, what one try does, how a doubt is
- * settled, which window sends), the queue as screens see it (OutboxStore), and what staff see of
- * it: the sync panel and the indicator in the title bar. Used by the app root.
+ * Sending the outbox: the engine alone, no screens (when each entry is tried, what one try does,
+ * how a doubt is settled, which window sends: SharedSync). What staff see of the queue is
+ * src/queue's. Used by the app root and the queue.
  */
-export { OutboxStore } from './outbox.svelte';
-export type { SyncDriver } from './sync-driver';
+export { RECONCILE_LIMIT } from './reconcile';
+export type { SyncDriver, SyncProgress } from './sync-driver';
 export { SyncEngine } from './sync-engine';
-export { SharedSync, SYNC_CHANNEL } from './sync-leader';
-export { default as SyncIndicator } from './SyncIndicator.svelte';
-export { default as SyncPanel } from './SyncPanel.svelte';
+export { SharedSync, SYNC_CHANNEL } from './shared-sync';

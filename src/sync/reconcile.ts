@@ -17,10 +17,10 @@
  * Ruled out: animals this device saw before the entry was created, other entries' records,
  * and animals staff already said are not this entry.
  */
-import type { Animal, AnimalStatus, NewAnimal } from '../shared/animal';
-import type { AdoptionApi } from '../shared/client';
-import { compareInt64 } from '../shared/int64';
-import { ok, type Result } from '../shared/result';
+import type { Animal, AnimalStatus, NewAnimal } from '../shared/records/animal';
+import type { AdoptionApi } from '../shared/app-api/client';
+import { compareInt64 } from '../shared/records/int64';
+import { ok, type Result } from '../shared/app-api/result';
 import type { CachedAnimal, OutboxEntry } from '../storage';
 
 /** The most the interface lets one list return. */

@@ -10,9 +10,9 @@
  * - Failed: refused (400) → staff edit or discard it; key trouble → the profile pauses;
  *   anything else → tried again after the backoff (sync-decisions.ts).
  */
-import { SEND_SETTLES_MS } from '../shared/api';
-import type { AdoptionApi } from '../shared/client';
-import type { AppError } from '../shared/result';
+import { SEND_SETTLES_MS } from '../shared/app-api/api';
+import type { AdoptionApi } from '../shared/app-api/client';
+import type { AppError } from '../shared/app-api/result';
 import { AnimalCache, type Outbox, type OutboxEntry, type ProfileDb } from '../storage';
 import { isIdempotencyAnswer, keysTrusted, readEvidence, recordEvidence } from './idempotency-evidence';
 import { knownIdsFor, lookForEntry } from './reconcile';
@@ -64,7 +64,7 @@ export async function tryEntry(ctx: SendContext, entry: OutboxEntry, all: Outbox
     if (entry.lastError?.code === 'timeout' && startedAt < settlesAt)
       return done(await outbox.waitInDoubt(entry.localId, settlesAt, doubtSince));
     const known = knownIdsFor(entry, await new AnimalCache(db).all(), all);
-    const found = await lookForEntry(api, profileId, entry.pet, known);
+    const found = await lookForEntry(api, profileId, entry.animal, known);
     if (!found.ok) return failed(ctx, entry, found.error, { step: 'check', doubtSince, startedAt });
     if (found.data.kind === 'check') {
       const { candidates, complete } = found.data;
@@ -74,7 +74,7 @@ export async function tryEntry(ctx: SendContext, entry: OutboxEntry, all: Outbox
   // Staff may have discarded it since the pass read the outbox: then it is not sent.
   const sending = await outbox.markSending(entry.localId);
   if (!sending) return done(null);
-  const result = await api.createPet({ profileId, animal: entry.pet, idempotencyKey: entry.idempotencyKey });
+  const result = await api.createPet({ profileId, animal: entry.animal, idempotencyKey: entry.idempotencyKey });
   if (result.ok) {
     const { animal } = result.data;
     const replayed = entry.notOurs.includes(animal.id) || (await new AnimalCache(db).read(animal.id)) !== null;

@@ -2,8 +2,8 @@
  * What the sync engine does with a failed send, by the core's error code, and how long it
  * waits before the next attempt. Pure functions, so the rules are tested on their own.
  */
-import { backoffDelay, ENTRY_BACKOFF } from '../shared/backoff';
-import { type AppError, UNREACHABLE_CODES } from '../shared/result';
+import { backoffDelay, ENTRY_BACKOFF } from '../shared/basics/backoff';
+import { type AppError, UNREACHABLE_CODES } from '../shared/app-api/result';
 
 export type PausedFor = 'unauthorized' | 'no_key' | 'not_configured';
 
@@ -37,7 +37,7 @@ const RETRIED_CODES: ReadonlySet<string> = new Set(['rate_limited', 'banned', 'c
 
 /**
  * The wait after the n-th failure in a row (failed sends and failed checks alike): the app's
- * one backoff with the entries' settings (src/shared/backoff.ts `ENTRY_BACKOFF`: 2 s · 2^(n-1),
+ * one backoff with the entries' settings (src/shared/basics/backoff.ts `ENTRY_BACKOFF`: 2 s · 2^(n-1),
  * at most 5 min, drawn between half the ceiling and the ceiling).
  */
 export function retryDelay(failures: number, random: () => number = Math.random): number {

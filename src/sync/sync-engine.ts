@@ -5,14 +5,14 @@
  * reachable again. What one try does is send-entry.ts: a refused entry is set aside for
  * staff and the rest keep going; an unusable key pauses that profile's queue; network
  * trouble is retried with the same idempotency key; a doubt is settled or left to staff.
- * Only one engine per app sends at a time (sync-leader.ts). Time comes from an injected clock;
+ * Only one engine per app sends at a time (shared-sync.ts). Time comes from an injected clock;
  * each profile's state, timer and wait rules are at the end of this file.
  */
-import type { AdoptionApi } from '../shared/client';
-import { type Clock, systemClock } from '../shared/clock';
-import { createEmitter, type Disposer } from '../shared/emitter';
-import { errorMessage } from '../shared/errors';
-import { t } from '../i18n';
+import type { AdoptionApi } from '../shared/app-api/client';
+import { type Clock, systemClock } from '../shared/basics/clock';
+import { createEmitter, type Disposer } from '../shared/basics/emitter';
+import { errorMessage } from '../shared/basics/errors';
+import { t } from '../language';
 import { Outbox, type OutboxEntry, type ProfileDb } from '../storage';
 import { tryEntry } from './send-entry';
 import { retryDelay } from './sync-decisions';

@@ -2,7 +2,7 @@
  * The progress of one profile's drain ("sending 3 of 12", then "all sent"), counted from
  * the outbox itself so that it stays right across retries, edits and discards.
  */
-import type { AppError } from '../shared/result';
+import type { AppError } from '../shared/app-api/result';
 import type { OutboxEntry } from '../storage';
 import type { PausedFor } from './sync-decisions';
 

@@ -4,7 +4,7 @@
  * shown (a file goes from desk to desk), case- and accent-insensitive ("Categoria" is
  * "categoría"), spaces and underscores ignored ("category_id").
  */
-import { t } from '../i18n';
+import { t } from '../language';
 import type { Language, Messages } from '../shared/i18n';
 // Every language's words at once, not only the one shown (src/shared/i18n keeps one language at a
 // time): a file goes from desk to desk. English is in the start-up (the window's build takes the
@@ -13,7 +13,7 @@ import type { Language, Messages } from '../shared/i18n';
 import en from '../shared/i18n/generated/en';
 // eslint-disable-next-line adoption/subsystem-entry -- as above
 import es from '../shared/i18n/generated/es';
-import { matchKey } from '../shared/text-match';
+import { matchKey } from '../shared/records/text-match';
 
 export type Column = 'name' | 'category' | 'status';
 

@@ -6,8 +6,8 @@
  * order mark and CRLF line ends (RFC 4180), so Excel on Windows reads accents right.
  */
 import Papa from 'papaparse';
-import type { Animal } from '../shared/animal';
-import type { CategoryLabels } from '../shared/categories';
+import type { Animal } from '../shared/records/animal';
+import type { CategoryLabels } from '../shared/records/categories';
 import { exportHeader } from './csv-columns';
 import { FORMULA_START } from './csv-file';
 

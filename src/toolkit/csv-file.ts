@@ -7,7 +7,7 @@
  * by putting an apostrophe before it, which spreadsheets show as text; import reads that
  * apostrophe back off, and refuses a cell that starts like a formula without it.
  */
-import { formatNumber, t } from '../i18n';
+import { formatNumber, t } from '../language';
 
 /** A spreadsheet import takes at most this many bytes (about 5,000 animals) … */
 export const IMPORT_MAX_BYTES = 2 * 1024 * 1024;

@@ -7,11 +7,11 @@
  * the preview and the valid rows then go into the outbox (Outbox.enqueueMany).
  */
 import Papa from 'papaparse';
-import { formatList, statusLabel, t } from '../i18n';
-import { ANIMAL_STATUSES, type AnimalStatus, NewAnimal } from '../shared/animal';
-import type { CategoryLabels } from '../shared/categories';
-import { canonicalInt64, isInt64String } from '../shared/int64';
-import { matchKey } from '../shared/text-match';
+import { formatList, statusLabel, t } from '../language';
+import { ANIMAL_STATUSES, type AnimalStatus, NewAnimal } from '../shared/records/animal';
+import type { CategoryLabels } from '../shared/records/categories';
+import { canonicalInt64, isInt64String } from '../shared/records/int64';
+import { matchKey } from '../shared/records/text-match';
 import type { DuplicateIndex, DuplicateMatch } from '../storage';
 import { type Column, columnName, columnOf } from './csv-columns';
 import { IMPORT_MAX_ROWS, looksLikeFormula, unneutralise } from './csv-file';

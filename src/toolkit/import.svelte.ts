@@ -4,9 +4,9 @@
  * transaction. The count is said only once they are on disk. A file that cannot be imported gets
  * one message and changes nothing.
  */
-import { t } from '../i18n';
-import type { NewAnimal } from '../shared/animal';
-import type { CategoryLabels } from '../shared/categories';
+import { t } from '../language';
+import type { NewAnimal } from '../shared/records/animal';
+import type { CategoryLabels } from '../shared/records/categories';
 import { DuplicateIndex, type ProfileDb } from '../storage';
 import { decodeCsvBytes, sizeProblem } from './csv-file';
 import { type ImportPreview, type ImportRow, previewCsv } from './csv-import';

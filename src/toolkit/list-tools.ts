@@ -1,6 +1,6 @@
 /** What the list screens' Export and Print buttons (ListTools.svelte) read of the profile's session. */
-import type { CategoryLabels } from '../shared/categories';
-import type { AdoptionApi } from '../shared/client';
+import type { CategoryLabels } from '../shared/records/categories';
+import type { AdoptionApi } from '../shared/app-api/client';
 import type { OutboxEntry } from '../storage';
 import type { PrintStore } from './print.svelte';
 

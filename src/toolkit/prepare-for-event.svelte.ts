@@ -2,10 +2,10 @@
  * "Prepare for the event": one action that fills the profile's cache with every status (and
  * the unfiltered list) at the largest page, then says how many animals are available offline.
  */
-import { t } from '../i18n';
-import { ANIMAL_STATUSES, type AnimalStatus, LIMIT_MAX } from '../shared/animal';
-import type { AdoptionApi } from '../shared/client';
-import { type Err, ok, type Result } from '../shared/result';
+import { t } from '../language';
+import { ANIMAL_STATUSES, type AnimalStatus, LIMIT_MAX } from '../shared/records/animal';
+import type { AdoptionApi } from '../shared/app-api/client';
+import { type Err, ok, type Result } from '../shared/app-api/result';
 import type { AnimalCache } from '../storage';
 
 /** The lists fetched, in order: all, then each status. */

@@ -3,10 +3,10 @@
  * or by default every available animal saved on this device), and printing it — `window.print()`
  * in the browser host, the `printPage` desktop channel (webContents.print) in Electron.
  */
-import { t } from '../i18n';
-import type { Animal } from '../shared/animal';
-import type { AdoptionApi } from '../shared/client';
-import { errorMessage } from '../shared/errors';
+import { t } from '../language';
+import type { Animal } from '../shared/records/animal';
+import type { AdoptionApi } from '../shared/app-api/client';
+import { errorMessage } from '../shared/basics/errors';
 import type { AnimalCache } from '../storage';
 
 export interface PrintJob {

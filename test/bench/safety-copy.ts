@@ -16,7 +16,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SafetyCopy } from '../../electron/core/safety-copy/safety-copy';
-import { systemClock } from '../../src/shared/clock';
+import { systemClock } from '../../src/shared/basics/clock';
 import { BENCH_BROWSER, startBenchApp } from './lib/bench-app';
 import type { Bench, BenchResult } from './lib/report';
 import { summarize } from './lib/stats';

@@ -5,7 +5,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { compareInt64 } from '../../src/shared/int64';
+import { compareInt64 } from '../../src/shared/records/int64';
 import { readRequestLog } from '../service/index';
 import { expect, test } from './fixtures';
 import { creations, expectListLoaded, expectNoAxeViolations } from './renderer-helpers';

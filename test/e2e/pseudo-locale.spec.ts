@@ -481,7 +481,7 @@ test.describe('needs attention and set aside (sync-errors, set-aside)', () => {
         tx.objectStore('outbox').put({
           localId: 'damaged-1',
           idempotencyKey: 'not-a-uuid',
-          pet: { name: 'Biscuit', categoryId: '4' },
+          animal: { name: 'Biscuit', categoryId: '4' },
           state: 'lost',
           seq: 999,
         });

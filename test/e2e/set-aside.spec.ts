@@ -20,7 +20,7 @@ test('a damaged outbox row is shown under "Set aside" with its reason and data t
       tx.objectStore('outbox').put({
         localId: 'damaged-1',
         idempotencyKey: 'not-a-uuid',
-        pet: { name: 'Biscuit', categoryId: '4' },
+        animal: { name: 'Biscuit', categoryId: '4' },
         state: 'lost',
         seq: 999,
       });

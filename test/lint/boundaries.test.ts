@@ -40,11 +40,11 @@ describe('layer boundaries', () => {
     ['src/storage/probe.ts', "import 'electron';\n"],
     ['src/sync/probe.ts', "import { readFile } from 'fs/promises';\nexport const r = readFile;\n"],
     ['src/storage/probe.ts', "import { Router } from '../../electron/core';\nexport const r = Router;\n"],
-    // src/ uses zod/mini through src/shared/zod.ts (its messages set), never zod itself
+    // src/ uses zod/mini through src/shared/basics/zod.ts (its messages set), never zod itself
     ['src/shared/probe.ts', "import { z } from 'zod';\nexport const s = z.string();\n"],
     ['src/storage/probe.ts', "import * as z from 'zod/mini';\nexport const s = z.string();\n"],
     ['src/list/probe.svelte.ts', "import { z } from 'zod';\nexport const s = z.string();\n"],
-    // the window's t and formatters come from src/i18n (redrawn when the language changes)
+    // the window's t and formatters come from src/language (redrawn when the language changes)
     ['src/list/probe.svelte.ts', "import { t } from '../shared/i18n';\nexport const s = t('app.loading');\n"],
     [
       'src/app/App.svelte',
@@ -73,19 +73,22 @@ describe('layer boundaries', () => {
     ['src/shell/probe.ts', "import Dexie from 'dexie';\nexport const d = Dexie;\n"],
     [
       'src/storage/probe.ts',
-      "import Dexie from 'dexie';\nimport { ok } from '../shared/result';\nexport const d = [Dexie, ok];\n",
+      "import Dexie from 'dexie';\nimport { ok } from '../shared/app-api/result';\nexport const d = [Dexie, ok];\n",
     ],
     ['src/list/probe.svelte.ts', "import { openProfileDb } from '../storage';\nexport const o = openProfileDb;\n"],
-    ['src/storage/probe.ts', "import { z } from '../shared/zod';\nexport const s = z.string();\n"],
+    ['src/storage/probe.ts', "import { z } from '../shared/basics/zod';\nexport const s = z.string();\n"],
     ['electron/main/probe.ts', "import type { Router } from '../core';\nexport type R = Router;\n"],
     ['electron/preload/probe.ts', "import { contextBridge } from 'electron';\nexport const c = contextBridge;\n"],
-    ['electron/preload/probe.ts', "import { ipcName } from '../../src/shared/api';\nexport const i = ipcName;\n"],
+    [
+      'electron/preload/probe.ts',
+      "import { ipcName } from '../../src/shared/app-api/api';\nexport const i = ipcName;\n",
+    ],
   ])('%s may run %j', async (filePath, code) => {
     expect(await restrictedImports(filePath, code)).toEqual([]);
   });
 });
 
-describe('the core never imports the hosts', () => {
+describe('folders that may not be imported: the core never imports the hosts; the contract by floors', () => {
   const rule = ['adoption/no-import-from'];
   it.each([
     ['electron/core/probe.ts', "import { startBrowserHost } from '../host';\nexport const s = startBrowserHost;\n"],
@@ -97,6 +100,28 @@ describe('the core never imports the hosts', () => {
     ['electron/core/service/probe.ts', "export { startMainProcess } from '../../main/main-process';\n"],
   ])('%s may not run %j', async (filePath, code) => {
     expect(await problems(filePath, code, rule)).not.toEqual([]);
+  });
+
+  it.each([
+    // src/shared by concept: basics, then records and words, then the app API
+    ['src/shared/basics/probe.ts', "import { Int64 } from '../records/animal';\nexport const i = Int64;\n"],
+    ['src/shared/basics/zod.ts', "import { t } from '../i18n';\nexport const w = t;\n"],
+    ['src/shared/records/probe.ts', "import { ok } from '../app-api/result';\nexport const o = ok;\n"],
+    ['src/shared/i18n/probe.ts', "import { appApi } from '../app-api/api';\nexport const a = appApi;\n"],
+    // the sync engine depends on no feature
+    ['src/sync/probe.ts', "import { QueueStore } from '../queue';\nexport const o = QueueStore;\n"],
+    ['src/sync/probe.ts', "import { getAppContext } from '../shell';\nexport const g = getAppContext;\n"],
+  ])('%s may not run %j (the contract by floors)', async (filePath, code) => {
+    expect(await problems(filePath, code, rule)).not.toEqual([]);
+  });
+
+  it('a record may import the basics, the app API a record, the engine the storage', async () => {
+    const basics = "import { backoffDelay } from '../basics/backoff';\nexport const b = backoffDelay;\n";
+    expect(await problems('src/shared/records/probe.ts', basics, rule)).toEqual([]);
+    const record = "import { Animal } from '../records/animal';\nexport const a = Animal;\n";
+    expect(await problems('src/shared/app-api/probe.ts', record, rule)).toEqual([]);
+    const storage = "import { Outbox } from '../storage';\nexport const o = Outbox;\n";
+    expect(await problems('src/sync/probe.ts', storage, rule)).toEqual([]);
   });
 
   it('a host may import the core', async () => {
@@ -114,7 +139,10 @@ describe('a subsystem is entered through its index.ts', () => {
       "import { KeyService } from '../core/keys/key-service';\nexport const k = KeyService;\n",
     ],
     ['electron/main/probe.ts', "import { createAppCore } from '../core/app-core';\nexport const c = createAppCore;\n"],
-    ['electron/main/probe.ts', "import { ProfileStore } from '../core/profiles';\nexport const p = ProfileStore;\n"],
+    [
+      'electron/main/probe.ts',
+      "import { ProfileRegistry } from '../core/profiles';\nexport const p = ProfileRegistry;\n",
+    ],
     [
       'scripts/probe.ts',
       "import { openOsKeychain } from '../electron/core/keys/os-keychain';\nexport const o = openOsKeychain;\n",
@@ -140,7 +168,7 @@ describe('a subsystem is entered through its index.ts', () => {
     ['electron/core/keys/probe.ts', "import { Scrubber } from './scrub';\nexport const s = Scrubber;\n"],
     ['src/sync/probe.ts', "import { openProfileDb } from '../storage';\nexport const o = openProfileDb;\n"],
     // src/shared is the contract, read file by file (it has no index.ts)
-    ['src/sync/probe.ts', "import { ok } from '../shared/result';\nexport const o = ok;\n"],
+    ['src/sync/probe.ts', "import { ok } from '../shared/app-api/result';\nexport const o = ok;\n"],
   ])('%s may run %j', async (filePath, code) => {
     expect(await problems(filePath, code, rule)).toEqual([]);
   });

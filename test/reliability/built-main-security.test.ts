@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY } from '../../electron/core/content-security-policy';
-import { CHANNELS, DESKTOP_CHANNELS, ipcName } from '../../src/shared/api';
+import { CHANNELS, DESKTOP_CHANNELS, ipcName } from '../../src/shared/app-api/api';
 import { buildAppIfMissing, ROOT } from '../support/built-app';
 
 const MAIN = join(ROOT, 'out/main/index.js');

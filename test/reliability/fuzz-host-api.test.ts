@@ -9,7 +9,7 @@ import { Agent, request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Router } from '../../electron/core/api/router';
 import { type BrowserHost, startBrowserHost } from '../../electron/host';
-import { CHANNELS } from '../../src/shared/api';
+import { CHANNELS } from '../../src/shared/app-api/api';
 import { openSession } from '../electron/host/host-http';
 import { createFuzzer } from './support/fuzz';
 import { answerProblem, type FuzzCore, prototypeIsClean, startFuzzCore } from './support/fuzz-core';

@@ -6,7 +6,7 @@
  * (test/soak/fuzz.soak.test.ts: 100,000.)
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { CHANNELS } from '../../src/shared/api';
+import { CHANNELS } from '../../src/shared/app-api/api';
 import { describeRouterFuzz, runRouterFuzz } from './support/fuzz-run';
 import { watchProcess } from './support/hostile-client';
 

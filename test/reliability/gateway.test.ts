@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { DECREASE, FLOOR_PLAN_RATE } from '../../electron/core/rate-limit/adaptive-rate';
 import { RateLimitGovernor } from '../../electron/core/rate-limit/governor';
 import { createServiceClient } from '../../electron/core/service/service-client';
-import { systemClock } from '../../src/shared/clock';
+import { systemClock } from '../../src/shared/basics/clock';
 import { readRequestLog, startService } from '../service/index';
 import { GATEWAY_MODES, type GatewayMode, nginxAvailable, startGateway } from '../support/nginx';
 

@@ -2,7 +2,7 @@
  * `npm run service -- [flags]`: starts the local Animal Adoption Service. The first line of stdout
  * is exactly the base URL (scripts read it); `--help` lists the flags.
  */
-import { errorMessage } from '../../src/shared/errors';
+import { errorMessage } from '../../src/shared/basics/errors';
 import { startService } from './index';
 import { HELP, parseCliArgs } from './options';
 

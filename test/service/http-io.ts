@@ -1,6 +1,6 @@
 /** Reading request bodies within bounds, and the replies (JSON bodies, Error bodies) the service sends. */
 import type { IncomingMessage } from 'node:http';
-import { encodeJson } from '../../src/shared/json-codec';
+import { encodeJson } from '../../src/shared/records/json-codec';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 /** A body over the limit is read and dropped up to this size (so the client sees the 413), then cut. */

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Animals } from '../../src/shared/animal';
+import { Animals } from '../../src/shared/records/animal';
 import { call, errorOf, serve, tempFolder } from './test-helpers';
 
 const REX = { name: 'Rex', categoryId: 1 };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ANIMAL_STATUSES } from '../../src/shared/animal';
-import { Animals } from '../../src/shared/animal';
+import { ANIMAL_STATUSES } from '../../src/shared/records/animal';
+import { Animals } from '../../src/shared/records/animal';
 import { call, serve } from './test-helpers';
 
 describe('GET /pets', () => {

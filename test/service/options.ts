@@ -1,6 +1,6 @@
 /** The service's options: `startService(options)` and the equivalent `npm run service -- [flags]`. */
 import { parseArgs } from 'node:util';
-import type { Clock } from '../../src/shared/clock';
+import type { Clock } from '../../src/shared/basics/clock';
 import { parseFaults, parseLatency, type FaultRate, type LatencyRange } from './faults';
 import { parseKeyFlag, parsePlan, type Plan } from './plans';
 

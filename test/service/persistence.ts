@@ -6,8 +6,8 @@
 import { open, readdir, readFile, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
-import { Int64, AnimalStatus } from '../../src/shared/animal';
-import { decodeJson, encodeJson } from '../../src/shared/json-codec';
+import { Int64, AnimalStatus } from '../../src/shared/records/animal';
+import { decodeJson, encodeJson } from '../../src/shared/records/json-codec';
 import type { IdempotencyRecord } from './idempotency';
 import type { StoredAnimal } from './store';
 

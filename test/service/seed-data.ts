@@ -1,5 +1,5 @@
 /** `--seed-animals N`: realistic animals (varied names, a few categories, all three statuses). */
-import { ANIMAL_STATUSES, type AnimalStatus } from '../../src/shared/animal';
+import { ANIMAL_STATUSES, type AnimalStatus } from '../../src/shared/records/animal';
 import { mulberry32 } from './prng';
 import type { NewAnimal } from './store';
 

@@ -1,5 +1,5 @@
 /** The animals and the id counter, in memory. Persistence (persistence.ts) saves snapshots of it. */
-import type { AnimalStatus } from '../../src/shared/animal';
+import type { AnimalStatus } from '../../src/shared/records/animal';
 
 export interface StoredAnimal {
   id: string;

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
-import { decodeJson } from '../../src/shared/json-codec';
+import { decodeJson } from '../../src/shared/records/json-codec';
 import { startService, type RunningService, type ServiceOptions } from './index';
 
 export const KEY = 'test-key-1';

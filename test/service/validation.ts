@@ -3,9 +3,9 @@
  * are parsed with the shared codec keeping numbers lossless, so `categoryId: "7"` (a string) is refused.
  */
 import { isLosslessNumber } from 'lossless-json';
-import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN, ANIMAL_STATUSES, AnimalStatus } from '../../src/shared/animal';
-import { isInt64String } from '../../src/shared/int64';
-import { decodeJsonLossless } from '../../src/shared/json-codec';
+import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN, ANIMAL_STATUSES, AnimalStatus } from '../../src/shared/records/animal';
+import { isInt64String } from '../../src/shared/records/int64';
+import { decodeJsonLossless } from '../../src/shared/records/json-codec';
 import { errorReply, type Reply } from './http-io';
 import type { NewAnimal } from './store';
 

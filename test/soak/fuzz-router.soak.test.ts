@@ -1,6 +1,6 @@
 /** Soak variant of test/reliability/fuzz-router.test.ts: 100,000 seeded payloads through the router. */
 import { afterAll, describe, expect, it } from 'vitest';
-import { CHANNELS } from '../../src/shared/api';
+import { CHANNELS } from '../../src/shared/app-api/api';
 import { describeRouterFuzz, runRouterFuzz } from '../reliability/support/fuzz-run';
 import { watchProcess } from '../reliability/support/hostile-client';
 

@@ -6,7 +6,7 @@
  * - `advanceAndSettle(ms)` lets pending promise chains run before and between the timers, for
  *   code that awaits between timers (the core's governor and HTTP client).
  */
-import type { Clock } from '../../src/shared/clock';
+import type { Clock } from '../../src/shared/basics/clock';
 
 interface Timer {
   at: number;

@@ -1,5 +1,5 @@
 /**
- * Serving the app API (src/shared/api.ts) to every window: the router that parses and answers
+ * Serving the app API (src/shared/app-api/api.ts) to every window: the router that parses and answers
  * each channel, and the bus that carries the core's events. Used by app-core.ts; the hosts get
  * both through electron/core.
  */

@@ -1,5 +1,5 @@
 /**
- * The one router of the app's API: every channel of `src/shared/api.ts`, whichever
+ * The one router of the app's API: every channel of `src/shared/app-api/api.ts`, whichever
  * transport (Electron IPC or the browser host) carried the call. It parses the channel
  * name and the input with the contract's zod schemas, calls the handler, and turns every
  * failure into an error value: nothing is ever thrown across it.
@@ -17,10 +17,10 @@ import {
   type ChannelOutput,
   CHANNELS,
   type Handlers,
-} from '../../../src/shared/api';
-import { describeIssues } from '../../../src/shared/errors';
+} from '../../../src/shared/app-api/api';
+import { describeIssues } from '../../../src/shared/basics/errors';
 import { t } from '../../../src/shared/i18n';
-import { err, type Result } from '../../../src/shared/result';
+import { err, type Result } from '../../../src/shared/app-api/result';
 import { Scrubber, scrubResult } from '../keys';
 
 export type { Handlers };

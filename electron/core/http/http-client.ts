@@ -5,9 +5,9 @@
  * redirects followed only within the origin (never elsewhere with the key), and a response
  * body cap read as a stream.
  */
-import type { Clock } from '../../../src/shared/clock';
+import type { Clock } from '../../../src/shared/basics/clock';
 import { t } from '../../../src/shared/i18n';
-import type { AppError } from '../../../src/shared/result';
+import type { AppError } from '../../../src/shared/app-api/result';
 import { BodyTooLarge, readCapped } from './capped-body';
 import { proxyAsksLogin, ProxyRefused, type Route } from './proxy';
 

@@ -4,11 +4,11 @@
  * told to the key state and to the proxy-login bookkeeping (`watch`), and a profile's key kept
  * for its own origin only when it is saved and gone when it is removed.
  */
-import type { EventPayload, Handlers } from '../../../src/shared/api';
-import type { Clock } from '../../../src/shared/clock';
+import type { EventPayload, Handlers } from '../../../src/shared/app-api/api';
+import type { Clock } from '../../../src/shared/basics/clock';
 import { t } from '../../../src/shared/i18n';
-import type { Profile } from '../../../src/shared/profile';
-import { err, ok, type Result } from '../../../src/shared/result';
+import type { Profile } from '../../../src/shared/records/profile';
+import { err, ok, type Result } from '../../../src/shared/app-api/result';
 import type { ProxyRouter } from '../http';
 import type { BoundKey } from './bound-key';
 import { KeyService } from './key-service';

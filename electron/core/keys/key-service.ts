@@ -2,15 +2,15 @@
  * API keys per profile, over a `SecretStore` (the OS keychain in the app), each bound to the
  * origin of the profile's address when it was saved (`bound-key.ts`). The results of
  * `setKey`, `clearKey` and `hasKey` are exactly the outputs of the API channels of the same
- * names (`src/shared/api.ts`). No result, error or message ever carries a key; `getKey` is
+ * names (`src/shared/app-api/api.ts`). No result, error or message ever carries a key; `getKey` is
  * for the core's HTTP client only and must never cross the API boundary.
  * `testKey` needs the service client, so the composition implements it.
  */
-import { ApiKey, type ChannelOutput } from '../../../src/shared/api';
-import { describeIssues, errorMessage } from '../../../src/shared/errors';
+import { ApiKey, type ChannelOutput } from '../../../src/shared/app-api/api';
+import { describeIssues, errorMessage } from '../../../src/shared/basics/errors';
 import { t } from '../../../src/shared/i18n';
-import { ProfileId } from '../../../src/shared/profile';
-import { err, ok, type Result } from '../../../src/shared/result';
+import { ProfileId } from '../../../src/shared/records/profile';
+import { err, ok, type Result } from '../../../src/shared/app-api/result';
 import { type BoundKey, decodeKeyRecord, encodeKeyRecord, originOf } from './bound-key';
 import { Scrubber } from './scrub';
 import { KeychainUnavailableError, type SecretStore } from './secret-store';

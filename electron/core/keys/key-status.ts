@@ -1,7 +1,7 @@
 /**
  * What is known of each profile's API key, tracked here alone: every call of every window and
  * of the sync engine passes the core, so one tracker sees them all (renderers read the `key`
- * events and the `keyStatus` channel). States (src/shared/api.ts `KeyState`):
+ * events and the `keyStatus` channel). States (src/shared/app-api/api.ts `KeyState`):
  * - `none`: no key is saved for the profile's address (the keychain says so, or a call found none);
  * - `saved`: a key was saved and nothing has been tried with it yet;
  * - `accepted`: the service answered a call made with it;
@@ -9,9 +9,9 @@
  * A call's outcome counts only when no key was saved or removed while it ran: a 401 to the
  * old key must not mark a key just saved as refused.
  */
-import type { EventPayload, KeyState } from '../../../src/shared/api';
-import type { Clock } from '../../../src/shared/clock';
-import type { Result } from '../../../src/shared/result';
+import type { EventPayload, KeyState } from '../../../src/shared/app-api/api';
+import type { Clock } from '../../../src/shared/basics/clock';
+import type { Result } from '../../../src/shared/app-api/result';
 
 type KeyStatus = EventPayload<'key'>;
 

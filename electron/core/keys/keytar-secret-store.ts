@@ -3,7 +3,7 @@
  * `await import('keytar')`), so this module loads without the native binding and tests can
  * pass a fake. keytar's "the keychain cannot be used" errors become `KeychainUnavailableError`.
  */
-import { errorMessage } from '../../../src/shared/errors';
+import { errorMessage } from '../../../src/shared/basics/errors';
 import { KeychainUnavailableError, type SecretStore } from './secret-store';
 
 export const DEFAULT_KEYCHAIN_SERVICE = 'Adoption Desk';

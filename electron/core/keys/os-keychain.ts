@@ -3,7 +3,7 @@
  * When keytar itself cannot be loaded, every call rejects with `KeychainUnavailableError`,
  * so the app still starts and says plainly why keys cannot be saved; never a plain-text file.
  */
-import { errorMessage } from '../../../src/shared/errors';
+import { errorMessage } from '../../../src/shared/basics/errors';
 import { createKeytarSecretStore, DEFAULT_KEYCHAIN_SERVICE, type KeytarLike } from './keytar-secret-store';
 import { KeychainUnavailableError, type SecretStore } from './secret-store';
 

@@ -19,9 +19,9 @@
  * a word (not inside "cats", an id or a date), and never in a number or a text that is one (an
  * id written as a string), so that it does not blank data (finding 8).
  */
-import { isShortSecret } from '../../../src/shared/api';
-import type { DiagnosticEntry } from '../../../src/shared/diagnostics';
-import type { AppError, Result } from '../../../src/shared/result';
+import { isShortSecret } from '../../../src/shared/app-api/api';
+import type { DiagnosticEntry } from '../../../src/shared/app-api/diagnostics';
+import type { AppError, Result } from '../../../src/shared/app-api/result';
 import { decodeAll, escapeAt, FAMILIES, type Family, INTRODUCER } from './escapes';
 
 export const HIDDEN_KEY = '[hidden key]';

@@ -16,7 +16,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { posix, win32 } from 'node:path';
-import { errorMessage } from '../../../src/shared/errors';
+import { errorMessage } from '../../../src/shared/basics/errors';
 import { t } from '../../../src/shared/i18n';
 import type { BuiltInSource } from '../profiles';
 import {

@@ -25,7 +25,7 @@
  */
 import { execFile } from 'node:child_process';
 import { z } from 'zod';
-import { describeIssues } from '../../../src/shared/errors';
+import { describeIssues } from '../../../src/shared/basics/errors';
 
 /** Well-known SIDs (learn.microsoft.com, "Well-known SIDs"). */
 export const TRUSTED_SIDS: ReadonlyMap<string, string> = new Map([

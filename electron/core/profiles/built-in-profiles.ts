@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { t } from '../../../src/shared/i18n';
-import { normaliseBaseUrl, type Profile } from '../../../src/shared/profile';
+import { normaliseBaseUrl, type Profile } from '../../../src/shared/records/profile';
 import { nodeSettingsFs, type SettingsFs } from '../data-folder';
 
 export const DEFAULT_LOCAL_DEMO_URL = 'http://127.0.0.1:4010/v1';

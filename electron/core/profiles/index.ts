@@ -5,4 +5,4 @@
  */
 export type { BuiltInSettings, BuiltInSource } from './built-in-profiles';
 export { profileChannels } from './profile-channels';
-export { ProfileStore } from './profile-store';
+export { ProfileRegistry } from './profile-registry';

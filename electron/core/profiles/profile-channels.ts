@@ -2,10 +2,10 @@
  * The profiles' channels (`listProfiles`, `saveProfile`, `removeProfile`). What else follows a
  * profile (its key, its client, its safety copy) is told once the profiles file has the change.
  */
-import type { Handlers } from '../../../src/shared/api';
-import type { Profile } from '../../../src/shared/profile';
-import { ok } from '../../../src/shared/result';
-import type { ProfileStore } from './profile-store';
+import type { Handlers } from '../../../src/shared/app-api/api';
+import type { Profile } from '../../../src/shared/records/profile';
+import { ok } from '../../../src/shared/app-api/result';
+import type { ProfileRegistry } from './profile-registry';
 
 export interface ProfileFollowers {
   /** A profile was saved; `addressBefore` is its address before (null for a new one). */
@@ -14,7 +14,7 @@ export interface ProfileFollowers {
 }
 
 export function profileChannels(
-  profiles: ProfileStore,
+  profiles: ProfileRegistry,
   followers: ProfileFollowers,
 ): Handlers<'listProfiles' | 'saveProfile' | 'removeProfile'> {
   return {

@@ -12,9 +12,9 @@
  *   profile's). Optional, so files without it still read as v1.
  */
 import { z } from 'zod';
-import { describeIssues } from '../../../src/shared/errors';
+import { describeIssues } from '../../../src/shared/basics/errors';
 import { t } from '../../../src/shared/i18n';
-import { BaseUrl, Profile, ProfileColor, ProfileId } from '../../../src/shared/profile';
+import { BaseUrl, Profile, ProfileColor, ProfileId } from '../../../src/shared/records/profile';
 import { BUILT_IN_IDS, type BuiltInId, isBuiltInId } from './built-in-profiles';
 import { makeProfileId } from './profile-id';
 

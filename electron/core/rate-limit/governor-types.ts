@@ -1,5 +1,5 @@
 /** The types of the rate-limit governor's scheduling API (see governor.ts). */
-import type { Clock } from '../../../src/shared/clock';
+import type { Clock } from '../../../src/shared/basics/clock';
 import type { HeaderSource } from './rate-limit-headers';
 import type { TaskKind } from './task-queue';
 

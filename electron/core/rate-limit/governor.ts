@@ -18,8 +18,8 @@
  * - Retries (up to `maxRetries`) only for tasks marked retryable (GETs, POSTs with an
  *   Idempotency-Key), on transient failures and refusals.
  */
-import type { Clock } from '../../../src/shared/clock';
-import type { GovernorSnapshot, PauseReason } from '../../../src/shared/rate-limit';
+import type { Clock } from '../../../src/shared/basics/clock';
+import type { GovernorSnapshot, PauseReason } from '../../../src/shared/app-api/rate-limit';
 import { AdaptiveRate } from './adaptive-rate';
 import {
   type AttemptReport,

@@ -3,8 +3,8 @@
  * for a service that says little (adaptive-rate.ts) and this device's share of a key used by
  * others too (device-share.ts). One place that feeds both from each response.
  */
-import { backoffDelay, REQUEST_BACKOFF } from '../../../src/shared/backoff';
-import type { PacingReason } from '../../../src/shared/rate-limit';
+import { backoffDelay, REQUEST_BACKOFF } from '../../../src/shared/basics/backoff';
+import type { PacingReason } from '../../../src/shared/app-api/rate-limit';
 import type { AdaptiveRate } from './adaptive-rate';
 import { DeviceShare } from './device-share';
 import { type Pause, pauseAfter429 } from './pause-policy';

@@ -3,9 +3,9 @@
  * the governor applies the returned pause. Every wait is clamped to [1 s, 24 h] for 429s
  * and bans, and unreasonable header values come back as notices.
  */
-import { backoffDelay, REQUEST_BACKOFF } from '../../../src/shared/backoff';
+import { backoffDelay, REQUEST_BACKOFF } from '../../../src/shared/basics/backoff';
 import { t } from '../../../src/shared/i18n';
-import type { PauseReason } from '../../../src/shared/rate-limit';
+import type { PauseReason } from '../../../src/shared/app-api/rate-limit';
 import { type HeaderSource, readRetryAfter } from './rate-limit-headers';
 
 export const MIN_429_WAIT_MS = 1000;

@@ -1,6 +1,6 @@
 /** The governor's snapshot listeners: each told only when the snapshot changed. */
-import { createEmitter, type Disposer } from '../../../src/shared/emitter';
-import type { GovernorSnapshot } from '../../../src/shared/rate-limit';
+import { createEmitter, type Disposer } from '../../../src/shared/basics/emitter';
+import type { GovernorSnapshot } from '../../../src/shared/app-api/rate-limit';
 
 export class SnapshotListeners {
   private readonly listeners = createEmitter<[snapshot: GovernorSnapshot]>();

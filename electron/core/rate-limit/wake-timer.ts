@@ -1,5 +1,5 @@
 /** One timer on the injected clock that wakes its owner at a given time, re-armed only when that time changes. */
-import type { Clock } from '../../../src/shared/clock';
+import type { Clock } from '../../../src/shared/basics/clock';
 
 export class WakeTimer {
   private timer: { handle: unknown; at: number } | null = null;

@@ -4,9 +4,9 @@
  * version's queue recovered (`recoverEntries`, the browser host), a removed profile's journal
  * (and at start, those of profiles removed just before a crash).
  */
-import type { Handlers } from '../../../src/shared/api';
+import type { Handlers } from '../../../src/shared/app-api/api';
 import { t } from '../../../src/shared/i18n';
-import { err, ok, type Result } from '../../../src/shared/result';
+import { err, ok, type Result } from '../../../src/shared/app-api/result';
 import { journalFailure } from './journal-file';
 import type { RecoveredEntry, RecoverReport, SafetyCopy } from './safety-copy';
 
@@ -57,15 +57,8 @@ export function safetyCopyChannels(
     handlers: {
       keepEntries: ({ profileId, batch, complete, entries }) =>
         journalWrite(profileId, async () => ({ kept: await safetyCopy.keep(profileId, batch, entries, complete) })),
-      settleEntry: (input) => {
-        const outcome =
-          input.outcome === 'acknowledged'
-            ? { kind: 'acknowledged' as const, id: input.id }
-            : { kind: 'discarded' as const };
-        return journalWrite(input.profileId, async () => ({
-          settled: await safetyCopy.settle(input.profileId, input.localId, outcome),
-        }));
-      },
+      settleEntry: ({ profileId, localId, ...outcome }) =>
+        journalWrite(profileId, async () => ({ settled: await safetyCopy.settle(profileId, localId, outcome) })),
       safetyCopy: ({ profileId }) => journalWrite(profileId, () => safetyCopy.read(profileId)),
     },
     async sendKept(profileId, idempotencyKey, send) {

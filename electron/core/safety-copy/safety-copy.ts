@@ -20,11 +20,11 @@ import { randomUUID } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { Int64, NewAnimal } from '../../../src/shared/animal';
-import type { SafetyEntry } from '../../../src/shared/api';
-import type { Clock } from '../../../src/shared/clock';
-import { describeIssues } from '../../../src/shared/errors';
-import { createEmitter, type Disposer, type Emitter } from '../../../src/shared/emitter';
+import { Int64, NewAnimal } from '../../../src/shared/records/animal';
+import type { SafetyCopyRead, SafetyEntry, SafetyOutcome } from '../../../src/shared/app-api/api';
+import type { Clock } from '../../../src/shared/basics/clock';
+import { describeIssues } from '../../../src/shared/basics/errors';
+import { createEmitter, type Disposer, type Emitter } from '../../../src/shared/basics/emitter';
 import { t } from '../../../src/shared/i18n';
 import { type JournalFs, JournalFile, nodeJournalFs } from './journal-file';
 
@@ -86,11 +86,8 @@ export interface SafetyCopyOptions {
   logError?: (message: string) => void;
 }
 
-/** What the journal answers of a profile: its open entries in the order entered, and what reading it found. */
-export interface SafetyCopyRead {
-  entries: Array<Omit<SafetyEntry, 'doubtSince'> & { doubtSince: number | null; fromEarlierVersion?: true }>;
-  problems: string[];
-}
+/** What the journal answers of a profile (the `safetyCopy` channel's answer, declared by the contract). */
+export type { SafetyCopyRead };
 
 /** An entry of an earlier version's queue, as the browser host hands it over. */
 export interface RecoveredEntry extends SafetyEntry {
@@ -168,14 +165,14 @@ export class SafetyCopy {
   }
 
   /** An entry's end: acknowledged with the service's id (staff: "it is this one"), or discarded by staff. */
-  settle(profileId: string, localId: string, outcome: { kind: 'acknowledged'; id: string } | { kind: 'discarded' }) {
+  settle(profileId: string, localId: string, outcome: SafetyOutcome) {
     return this.#write(profileId, async (journal) => {
       const state = journal.entries.get(localId);
       if (!state || state.settled) return false;
       const at = this.options.clock.now();
       await this.#settle(
         journal,
-        outcome.kind === 'acknowledged'
+        outcome.outcome === 'acknowledged'
           ? { v: 1, at, type: 'acknowledged', localId, id: outcome.id }
           : { v: 1, at, type: 'discarded', localId },
       );

@@ -11,9 +11,9 @@
  * that call only confirms what the core already knew. Requests are paced by the governor, so
  * this is at most one small event per request.
  */
-import type { EventPayload } from '../../../src/shared/api';
-import type { Clock } from '../../../src/shared/clock';
-import { type Result, UNREACHABLE_CODES } from '../../../src/shared/result';
+import type { EventPayload } from '../../../src/shared/app-api/api';
+import type { Clock } from '../../../src/shared/basics/clock';
+import { type Result, UNREACHABLE_CODES } from '../../../src/shared/app-api/result';
 
 export function reachability(result: Result<unknown>): boolean | null {
   if (result.ok) {

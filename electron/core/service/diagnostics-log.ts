@@ -1,5 +1,5 @@
 /** The request log shown in Diagnostics: the last DIAGNOSTICS_KEPT entries, oldest first. */
-import { type DiagnosticEntry, DIAGNOSTICS_KEPT } from '../../../src/shared/diagnostics';
+import { type DiagnosticEntry, DIAGNOSTICS_KEPT } from '../../../src/shared/app-api/diagnostics';
 
 export class DiagnosticsLog {
   private readonly items: DiagnosticEntry[] = [];

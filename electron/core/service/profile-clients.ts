@@ -4,12 +4,12 @@
  * `connectivity` event) and is told to whoever watches calls (the keys), and every request goes
  * to the request log that Diagnostics shows.
  */
-import type { EventName, EventPayload } from '../../../src/shared/api';
-import type { Clock } from '../../../src/shared/clock';
+import type { EventName, EventPayload } from '../../../src/shared/app-api/api';
+import type { Clock } from '../../../src/shared/basics/clock';
 import { t } from '../../../src/shared/i18n';
-import type { Profile } from '../../../src/shared/profile';
-import type { GovernorSnapshot } from '../../../src/shared/rate-limit';
-import { err, ok, type Result } from '../../../src/shared/result';
+import type { Profile } from '../../../src/shared/records/profile';
+import type { GovernorSnapshot } from '../../../src/shared/app-api/rate-limit';
+import { err, ok, type Result } from '../../../src/shared/app-api/result';
 import type { BoundKey, Scrubber } from '../keys';
 import { RateLimitGovernor } from '../rate-limit';
 import { ConnectivityTracker } from './connectivity';

@@ -6,10 +6,10 @@
  * the service echoes is hidden whole, never cut in two (see scrub.ts).
  */
 import { z } from 'zod';
-import { ServiceError } from '../../../src/shared/animal';
+import { ServiceError } from '../../../src/shared/records/animal';
 import { t } from '../../../src/shared/i18n';
-import { decodeJson } from '../../../src/shared/json-codec';
-import { type AppError, err, ok, type Result } from '../../../src/shared/result';
+import { decodeJson } from '../../../src/shared/records/json-codec';
+import { type AppError, err, ok, type Result } from '../../../src/shared/app-api/result';
 import type { HttpExchange, HttpResponse } from '../http';
 import { bounded, LIMITS } from '../keys';
 import { type AttemptOutcome, readRateLimit, readRetryAfter } from '../rate-limit';

@@ -6,10 +6,10 @@
  * (may the attempt be repeated). Every attempt is reported to `onRequest`, scrubbed.
  */
 import type { z } from 'zod';
-import type { Clock } from '../../../src/shared/clock';
-import type { DiagnosticEntry } from '../../../src/shared/diagnostics';
+import type { Clock } from '../../../src/shared/basics/clock';
+import type { DiagnosticEntry } from '../../../src/shared/app-api/diagnostics';
 import { t } from '../../../src/shared/i18n';
-import { err, type Result } from '../../../src/shared/result';
+import { err, type Result } from '../../../src/shared/app-api/result';
 import { buildUrl, type HttpOptions, MESSAGES, sendHttp } from '../http';
 import { type BoundKey, KeychainUnavailableError, type Scrubber, scrubDiagnosticEntry } from '../keys';
 import {

@@ -4,9 +4,9 @@
  * steps (`sendKept`, safety-copy/safety-copy-channels.ts), one per entry at a time, and counts as
  * under way for a minute more when the app gave up waiting on it (`SEND_SETTLES_MS`).
  */
-import { type ChannelOutput, type Handlers, SEND_SETTLES_MS } from '../../../src/shared/api';
-import type { Clock } from '../../../src/shared/clock';
-import { ok, type Result } from '../../../src/shared/result';
+import { type ChannelOutput, type Handlers, SEND_SETTLES_MS } from '../../../src/shared/app-api/api';
+import type { Clock } from '../../../src/shared/basics/clock';
+import { ok, type Result } from '../../../src/shared/app-api/result';
 import type { ProfileClients } from './profile-clients';
 
 type Created = ChannelOutput<'createPet'>;

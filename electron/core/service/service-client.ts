@@ -3,17 +3,23 @@
  * profile's rate-limit governor, then one HTTP exchange (http-client.ts), then the codec
  * and the zod contract (response-mapping.ts); service-call.ts makes one such call and judges
  * its answer. Results are values shaped like the outputs of the matching channels of
- * src/shared/api.ts. Every attempt is reported to `onRequest`.
+ * src/shared/app-api/api.ts. Every attempt is reported to `onRequest`.
  */
 import { z } from 'zod';
-import { Animal, Animals, ListQuery, type ListQuery as ListQueryInput, NewAnimal } from '../../../src/shared/animal';
-import type { ChannelOutput } from '../../../src/shared/api';
-import { duplicatedIds } from '../../../src/shared/duplicate-ids';
-import { describeIssues } from '../../../src/shared/errors';
+import {
+  Animal,
+  Animals,
+  ListQuery,
+  type ListQuery as ListQueryInput,
+  NewAnimal,
+} from '../../../src/shared/records/animal';
+import type { ChannelOutput } from '../../../src/shared/app-api/api';
+import { duplicatedIds } from '../../../src/shared/records/duplicate-ids';
+import { describeIssues } from '../../../src/shared/basics/errors';
 import { t } from '../../../src/shared/i18n';
-import { isInt64String } from '../../../src/shared/int64';
-import { encodeJson } from '../../../src/shared/json-codec';
-import { err, ok, type Result } from '../../../src/shared/result';
+import { isInt64String } from '../../../src/shared/records/int64';
+import { encodeJson } from '../../../src/shared/records/json-codec';
+import { err, ok, type Result } from '../../../src/shared/app-api/result';
 import type { HttpOptions } from '../http';
 import { Scrubber } from '../keys';
 import { ReadSharing } from './read-sharing';

@@ -3,9 +3,9 @@
  * when this copy can check who made an update), the policy started, the `updateStatus` channel,
  * and the count of animals waiting to be sent, which an update must wait for before it installs.
  */
-import type { EventPayload, Handlers } from '../../../src/shared/api';
-import type { Clock } from '../../../src/shared/clock';
-import { ok } from '../../../src/shared/result';
+import type { EventPayload, Handlers } from '../../../src/shared/app-api/api';
+import type { Clock } from '../../../src/shared/basics/clock';
+import { ok } from '../../../src/shared/app-api/result';
 import { UpdatePolicy, type UpdaterPort } from './update-policy';
 import { readUpdateSettings } from './update-settings';
 import { trustedSettings, type UpdateTrust } from './update-trust';

@@ -10,10 +10,10 @@
  * - A failed check is said (Diagnostics) and tried again at the next check.
  * This class is the one owner of that rule (docs/architecture.md, "Updates").
  */
-import type { Clock } from '../../../src/shared/clock';
-import { errorMessage } from '../../../src/shared/errors';
+import type { Clock } from '../../../src/shared/basics/clock';
+import { errorMessage } from '../../../src/shared/basics/errors';
 import { t } from '../../../src/shared/i18n';
-import type { UpdateStatus } from '../../../src/shared/updates';
+import type { UpdateStatus } from '../../../src/shared/app-api/updates';
 import type { UpdateSettings } from './update-settings';
 
 /** The first check: soon, but not in the way of the start-up's own requests. */

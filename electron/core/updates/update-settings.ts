@@ -8,7 +8,7 @@
  * made an update is update-trust.ts's question.
  */
 import { z } from 'zod';
-import { describeIssues } from '../../../src/shared/errors';
+import { describeIssues } from '../../../src/shared/basics/errors';
 import { t, tEnglish } from '../../../src/shared/i18n';
 
 /** The `updates` block of profiles.json (and what the policies amount to). */

@@ -2,7 +2,7 @@
  * The languages of the app and how one is picked from a list of preferred ones (the system's:
  * Electron's `app.getPreferredSystemLanguages()`, a browser's `navigator.languages`).
  */
-import { z } from '../zod';
+import { z } from '../basics/zod';
 
 /** The languages staff can choose, with their own names (a language is named in itself in a picker). */
 export const LANGUAGES = ['en', 'es'] as const;

@@ -3,13 +3,13 @@
  * gives a message in it; `useLanguage` loads a language's catalogue (English is in the start-up,
  * the others are chunks of their own, loaded when chosen) and makes it current.
  *
- * The window's components call the reactive `t` of src/i18n, which reads this one.
+ * The window's components call the reactive `t` of src/language, which reads this one.
  */
 // All of English; the window's build takes the messages src/ names instead (generated/en-window.ts,
 // electron.vite.config.ts): the core's own reach a window as text.
 import english from './generated/en';
 import type { MessageKey, Messages } from './generated/messages';
-import { useZodLanguage } from '../zod';
+import { useZodLanguage } from '../basics/zod';
 import type { Language } from './languages';
 
 export type { MessageKey, Messages };
@@ -50,7 +50,7 @@ export const currentLanguage = (): Language => current.language;
 
 /**
  * Loads `language`'s messages and makes them current, with zod's own fallback messages
- * (src/shared/zod.ts); resolves once they are. The one way a process changes its language.
+ * (src/shared/basics/zod.ts); resolves once they are. The one way a process changes its language.
  */
 export async function useLanguage(language: Language): Promise<void> {
   if (current.language === language) return;

@@ -7,7 +7,7 @@
  */
 import { RateLimitGovernor } from '../../../electron/core/rate-limit/governor';
 import { createServiceClient } from '../../../electron/core/service/service-client';
-import { systemClock } from '../../../src/shared/clock';
+import { systemClock } from '../../../src/shared/basics/clock';
 import type { Creation, DrainOutcome, DrainTarget } from './post-pet';
 
 export async function drainGoverned(target: DrainTarget, creations: readonly Creation[]): Promise<DrainOutcome> {

@@ -4,8 +4,8 @@
  * creation), reading back the status and `Retry-After`.
  */
 import { randomUUID } from 'node:crypto';
-import type { NewAnimal } from '../../../src/shared/animal';
-import { encodeJson } from '../../../src/shared/json-codec';
+import type { NewAnimal } from '../../../src/shared/records/animal';
+import { encodeJson } from '../../../src/shared/records/json-codec';
 
 export interface Creation {
   animal: NewAnimal;

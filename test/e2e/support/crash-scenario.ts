@@ -67,7 +67,7 @@ export async function readOutbox(page: Page): Promise<OutboxRowView[]> {
       request.onerror = () => reject(request.error);
     });
     if (!db.objectStoreNames.contains('outbox')) return (db.close(), []);
-    const rows = await new Promise<{ pet: { name: string }; state: string; serverId: string | null }[]>(
+    const rows = await new Promise<{ animal: { name: string }; state: string; serverId: string | null }[]>(
       (resolve, reject) => {
         const request = db.transaction('outbox').objectStore('outbox').getAll();
         request.onsuccess = () => resolve(request.result);
@@ -75,7 +75,7 @@ export async function readOutbox(page: Page): Promise<OutboxRowView[]> {
       },
     );
     db.close();
-    return rows.map((row) => ({ name: row.pet.name, state: row.state, serverId: row.serverId }));
+    return rows.map((row) => ({ name: row.animal.name, state: row.state, serverId: row.serverId }));
   });
 }
 

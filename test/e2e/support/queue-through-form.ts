@@ -3,7 +3,7 @@
  * animal it types into the Name and Category ID inputs (input events, as typing does),
  * submits the form and waits for the form's own word about it ("… is saved on this device", or
  * already "… was sent"), which the app shows only after the outbox transaction committed. This is the same code
- * path as staff pressing Enter (form store → OutboxStore.enqueue → Outbox.enqueue → sync
+ * path as staff pressing Enter (form store → QueueStore.enqueue → Outbox.enqueue → sync
  * kick); only the keystrokes are skipped. No IndexedDB row is written by the test.
  */
 import { expect, type Page } from '@playwright/test';

@@ -4,8 +4,8 @@ import { readFile } from 'node:fs/promises';
 import { basename, sep } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import type { Animal } from '../../../src/shared/animal';
-import { decodeJson, encodeJson } from '../../../src/shared/json-codec';
+import type { Animal } from '../../../src/shared/records/animal';
+import { decodeJson, encodeJson } from '../../../src/shared/records/json-codec';
 import { APP_KIND, type E2eApp, expect, type E2eService } from '../fixtures';
 
 /** The service's answer to `GET /pets?<query>`, ids as exact decimal strings. */

@@ -5,8 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type AppCore, createAppCore } from '../../../electron/core/app-core';
 import { MemorySecretStore } from '../../../electron/core/keys/memory-secret-store';
 import { ConnectivityTracker } from '../../../electron/core/service/connectivity';
-import { CHANNELS, type EventName } from '../../../src/shared/api';
-import { err, ok } from '../../../src/shared/result';
+import { CHANNELS, type EventName } from '../../../src/shared/app-api/api';
+import { err, ok } from '../../../src/shared/app-api/result';
 import { type RunningService, startService } from '../../service/index';
 
 const RESOURCES = resolve(import.meta.dirname, '../../../resources');

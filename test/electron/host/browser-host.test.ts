@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEventBus, type EventBus } from '../../../electron/core/api/event-bus';
 import type { Router } from '../../../electron/core/api/router';
 import { type BrowserHost, CONTENT_SECURITY_POLICY, startBrowserHost } from '../../../electron/host';
-import { ok } from '../../../src/shared/result';
+import { ok } from '../../../src/shared/app-api/result';
 import { openSession, send } from './host-http';
 
 const own = (host: BrowserHost) => new URL(host.url).host;

@@ -22,7 +22,7 @@ import {
   planEarlierRecovery,
 } from '../../../electron/host/earlier-origin';
 import { HOST_PORT_FILE } from '../../../electron/host/host-port';
-import type { SafetyEntry } from '../../../src/shared/api';
+import type { SafetyEntry } from '../../../src/shared/app-api/api';
 import { freePort } from '../../support/free-port';
 import { pathOf, type Reply, send } from './host-http';
 

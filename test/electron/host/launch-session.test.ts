@@ -12,7 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEventBus } from '../../../electron/core/api/event-bus';
 import type { Router } from '../../../electron/core/api/router';
 import { type BrowserHost, startBrowserHost } from '../../../electron/host';
-import { ok } from '../../../src/shared/result';
+import { ok } from '../../../src/shared/app-api/result';
 import { FakeClock } from '../../support/fake-clock';
 import { openSession, pathOf, send } from './host-http';
 

@@ -11,7 +11,7 @@ import { createAppCore } from '../../../electron/core/app-core';
 import { MemorySecretStore } from '../../../electron/core/keys/memory-secret-store';
 import type { MainCore } from '../../../electron/main/main-process';
 import { useLanguage } from '../../../src/shared/i18n';
-import { ok } from '../../../src/shared/result';
+import { ok } from '../../../src/shared/app-api/result';
 import { createElectronStandIn, type ElectronStandIn, FakeWebContents } from './electron-stand-in';
 
 const standIn: { current: ElectronStandIn } = vi.hoisted(() => ({ current: null as unknown as ElectronStandIn }));

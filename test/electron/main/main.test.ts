@@ -4,8 +4,8 @@ import { join, normalize } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createEventBus } from '../../../electron/core/api/event-bus';
 import type { Router } from '../../../electron/core/api/router';
-import { CHANNELS, DESKTOP_CHANNELS, ipcName } from '../../../src/shared/api';
-import { ok } from '../../../src/shared/result';
+import { CHANNELS, DESKTOP_CHANNELS, ipcName } from '../../../src/shared/app-api/api';
+import { ok } from '../../../src/shared/app-api/result';
 import { createElectronStandIn, type ElectronStandIn, FakeWebContents } from './electron-stand-in';
 
 const standIn: { current: ElectronStandIn } = vi.hoisted(() => ({ current: null as unknown as ElectronStandIn }));

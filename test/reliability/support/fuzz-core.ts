@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type AppCore, createAppCore } from '../../../electron/core/app-core';
 import { MemorySecretStore } from '../../../electron/core/keys/memory-secret-store';
-import { api, type Channel, CHANNELS } from '../../../src/shared/api';
-import { resultSchema } from '../../../src/shared/result';
+import { api, type Channel, CHANNELS } from '../../../src/shared/app-api/api';
+import { resultSchema } from '../../../src/shared/app-api/result';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 

@@ -4,7 +4,7 @@
  * huge numbers, deep nesting, prototype-pollution keys, plus some valid payloads and unknown
  * channel names. `jsonOnly` keeps to what JSON can carry (for the browser host's API).
  */
-import { CHANNELS, type Channel } from '../../../src/shared/api';
+import { CHANNELS, type Channel } from '../../../src/shared/app-api/api';
 import { mulberry32, type Random } from '../../service/prng';
 
 export const UNKNOWN_CHANNELS = [

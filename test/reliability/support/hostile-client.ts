@@ -6,8 +6,8 @@
 import { expect } from 'vitest';
 import { RateLimitGovernor } from '../../../electron/core/rate-limit/governor';
 import { createServiceClient, type ServiceClientOptions } from '../../../electron/core/service/service-client';
-import { type Clock, systemClock } from '../../../src/shared/clock';
-import { AppError, type Result } from '../../../src/shared/result';
+import { type Clock, systemClock } from '../../../src/shared/basics/clock';
+import { AppError, type Result } from '../../../src/shared/app-api/result';
 
 export const KEY = 'hostile-test-KEY-0123456789';
 

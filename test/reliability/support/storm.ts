@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RateLimitGovernor } from '../../../electron/core/rate-limit/governor';
 import { createServiceClient } from '../../../electron/core/service/service-client';
-import { systemClock } from '../../../src/shared/clock';
-import type { Result } from '../../../src/shared/result';
+import { systemClock } from '../../../src/shared/basics/clock';
+import type { Result } from '../../../src/shared/app-api/result';
 import { readRequestLog, type RequestLogLine, startService } from '../../service/index';
 
 export interface StormOptions {

@@ -179,7 +179,7 @@ function confirmedAndBack(day: Day, truth: Truth): Finding[] {
         else if (seen.sent.has(row.localId) && seen.acknowledged.has(row.localId))
           findings.push({
             kind: 'untrue',
-            text: `${device.name}: ${row.pet.name} was shown sent (${row.serverId ?? 'its id'}) and acknowledged in the safety copy, and is back in the queue as ${row.state}`,
+            text: `${device.name}: ${row.animal.name} was shown sent (${row.serverId ?? 'its id'}) and acknowledged in the safety copy, and is back in the queue as ${row.state}`,
           });
       }
     }
@@ -225,7 +225,7 @@ function untrueScreens(day: Day, truth: Truth): Finding[] {
       const key = creation?.key?.replace(/^"|"$/g, '');
       if (creation && (key === row.idempotencyKey || told?.confirmedId === row.serverId)) continue;
       untrue(
-        `${device.name}: ${row.pet.name} is shown sent as ${row.serverId}, which ${creation ? `was created by another entry (${creation.computer})` : 'the service does not have'}`,
+        `${device.name}: ${row.animal.name} is shown sent as ${row.serverId}, which ${creation ? `was created by another entry (${creation.computer})` : 'the service does not have'}`,
       );
     }
     const windows = device.liveWindows();
@@ -311,7 +311,7 @@ export async function checkEndOfDay(day: Day): Promise<Finding[]> {
     for (const row of rows.filter((r) => r.state !== 'sent'))
       findings.push({
         kind: 'waits',
-        text: `${device.name}: ${row.pet.name} still ${row.state}${row.lastError ? ` (${row.lastError.code}: ${row.lastError.message})` : ''}`,
+        text: `${device.name}: ${row.animal.name} still ${row.state}${row.lastError ? ` (${row.lastError.code}: ${row.lastError.message})` : ''}`,
       });
   }
   if (findings.length > 0) return findings;

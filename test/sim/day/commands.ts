@@ -7,7 +7,7 @@
  * fast-check draws the list, and shrinks a failing one to the fewest steps that still fail.
  */
 import fc from 'fast-check';
-import type { NewAnimal } from '../../../src/shared/animal';
+import type { NewAnimal } from '../../../src/shared/records/animal';
 import type { ServiceMood } from '../world/service';
 import type { Day } from './day';
 

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Scheduler } from 'fast-check';
-import type { NewAnimal } from '../../../src/shared/animal';
+import type { NewAnimal } from '../../../src/shared/records/animal';
 import { ImportStore } from '../../../src/toolkit/import.svelte';
 import { PLANS } from '../../service/plans';
 import type { SimDevice, SimWindow } from '../world/device';
@@ -374,17 +374,17 @@ export class Day {
       const match = candidates.find((id) => mine.includes(id));
       this.checksAnswered += 1;
       if (match) {
-        this.note(`${window.id}: staff: ${entry.pet.name} is ${match}`);
+        this.note(`${window.id}: staff: ${entry.animal.name} is ${match}`);
         if (told) told.confirmedId = match;
         await this.world.drive(outbox.confirmMatch(entry.localId, match));
       } else if (mine.length > 0 && candidates.length === 0) {
-        this.note(`${window.id}: staff see ${entry.pet.name} on the service (${mine[0]}) and discard the entry`);
+        this.note(`${window.id}: staff see ${entry.animal.name} on the service (${mine[0]}) and discard the entry`);
         if (told) told.discardedOnService = true;
         await this.world.drive(outbox.discard(entry.localId));
       } else {
         if (mine.length > 0 && told) told.staffSentAgain = true;
         this.note(
-          `${window.id}: staff: send ${entry.pet.name}${mine.length > 0 ? ' (it is there, but not among those shown)' : ''}`,
+          `${window.id}: staff: send ${entry.animal.name}${mine.length > 0 ? ' (it is there, but not among those shown)' : ''}`,
         );
         await this.world.drive(outbox.sendMine(entry.localId));
       }

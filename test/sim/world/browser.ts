@@ -1,6 +1,6 @@
 /**
  * What a browser gives the windows of one computer (one origin), in-process: the Web Locks
- * API (`navigator.locks`, which src/sync/sync-leader.ts uses for one sender per app),
+ * API (`navigator.locks`, which src/sync/shared-sync.ts uses for one sender per app),
  * BroadcastChannel (its messages, and Dexie's), localStorage, and the few `window` fields the
  * stores read. Semantics follow the specifications: a lock request waits in a FIFO queue until
  * the holder's callback settles, an aborted request rejects with an `AbortError`; a message

@@ -17,7 +17,7 @@
  * which never jumps.
  */
 import type { Scheduler } from 'fast-check';
-import type { Clock } from '../../../src/shared/clock';
+import type { Clock } from '../../../src/shared/basics/clock';
 import type { Random } from './rng';
 
 const real = {

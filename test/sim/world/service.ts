@@ -14,7 +14,7 @@
  * Every creation is kept with the `Idempotency-Key` the request carried, so the checks can tell
  * which entry of which computer it came from.
  */
-import type { Animal } from '../../../src/shared/animal';
+import type { Animal } from '../../../src/shared/records/animal';
 import { bearerKey, keyHash } from '../../service/auth';
 import { errorReply, type Reply } from '../../service/http-io';
 import { IdempotencyRecords } from '../../service/idempotency';

@@ -1,4 +1,4 @@
-import { showLanguage } from '../../../src/i18n';
+import { showLanguage } from '../../../src/language';
 import { cleanup, fireEvent, render, screen } from '@testing-library/svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AddAnimalFormStore, addedMessage, validateNewAnimal } from '../../../src/add/add-animal-form.svelte';

@@ -5,9 +5,9 @@
 import Dexie from 'dexie';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppStores } from '../../../src/app/app-stores.svelte';
-import { LANGUAGE_STORAGE_KEY } from '../../../src/i18n';
+import { LANGUAGE_STORAGE_KEY } from '../../../src/language';
 import { useLanguage } from '../../../src/shared/i18n';
-import type { Profile } from '../../../src/shared/profile';
+import type { Profile } from '../../../src/shared/records/profile';
 import { deleteProfileDb } from '../../../src/storage/db';
 import type { SyncDriver } from '../../../src/sync/sync-driver';
 import { idleProgress } from '../../../src/sync/sync-progress';

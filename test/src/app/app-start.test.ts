@@ -1,9 +1,9 @@
 import Dexie from 'dexie';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppStores } from '../../../src/app/app-stores.svelte';
-import type { Profile, ProfileList } from '../../../src/shared/profile';
-import type { Result } from '../../../src/shared/result';
-import { ACTIVE_PROFILE_KEY } from '../../../src/shell/profiles.svelte';
+import type { Profile, ProfileList } from '../../../src/shared/records/profile';
+import type { Result } from '../../../src/shared/app-api/result';
+import { ACTIVE_PROFILE_KEY } from '../../../src/shell/profile-list.svelte';
 import { type CachedAnimal, closeProfileDb, openProfileDb } from '../../../src/storage/db';
 import type { SyncDriver } from '../../../src/sync/sync-driver';
 import { idleProgress } from '../../../src/sync/sync-progress';

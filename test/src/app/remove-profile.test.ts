@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppStores } from '../../../src/app/app-stores.svelte';
-import type { Profile } from '../../../src/shared/profile';
+import type { Profile } from '../../../src/shared/records/profile';
 import { deleteProfileDb, profileDbExists } from '../../../src/storage/db';
 import type { SyncDriver } from '../../../src/sync/sync-driver';
 import { idleProgress } from '../../../src/sync/sync-progress';

@@ -94,9 +94,9 @@ describe('CategoryTable (schema version 5)', () => {
 
     const db = openProfileDb(profileId);
     cleanups.push(() => db.close());
-    expect((await entriesOf(new Outbox(db, undefined, new MemorySafetyCopy()))).map((entry) => entry.pet.name)).toEqual(
-      ['Rex'],
-    );
+    expect(
+      (await entriesOf(new Outbox(db, undefined, new MemorySafetyCopy()))).map((entry) => entry.animal.name),
+    ).toEqual(['Rex']);
     expect(db.verno).toBe(SCHEMA_VERSION);
     expect(SCHEMA_VERSION).toBeGreaterThanOrEqual(5);
     expect(await new CategoryTable(db).all()).toEqual([]);

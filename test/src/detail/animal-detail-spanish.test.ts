@@ -1,8 +1,8 @@
-import { showLanguage } from '../../../src/i18n';
+import { showLanguage } from '../../../src/language';
 import { cleanup, render, screen } from '@testing-library/svelte';
 import { afterEach, describe, expect, it } from 'vitest';
 import AnimalDetailScreen from '../../../src/detail/AnimalDetailScreen.svelte';
-import { CategoryLabels } from '../../../src/shared/categories';
+import { CategoryLabels } from '../../../src/shared/records/categories';
 import { AnimalCache } from '../../../src/storage/animal-cache';
 import { deleteProfileDb, openProfileDb } from '../../../src/storage/db';
 import { err, fakeAdoptionApi, ok } from '../support/fake-adoption-api';

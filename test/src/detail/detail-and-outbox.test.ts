@@ -4,7 +4,7 @@ import { AnimalDetailStore } from '../../../src/detail/animal-detail.svelte';
 import { AnimalCache } from '../../../src/storage/animal-cache';
 import { deleteProfileDb, openProfileDb } from '../../../src/storage/db';
 import { Outbox } from '../../../src/storage/outbox';
-import { OutboxStore } from '../../../src/sync/outbox.svelte';
+import { QueueStore } from '../../../src/queue/queue.svelte';
 import type { SyncDriver } from '../../../src/sync/sync-driver';
 import type { SyncProgress } from '../../../src/sync/sync-engine';
 import { idleProgress } from '../../../src/sync/sync-progress';
@@ -60,12 +60,12 @@ describe('AnimalDetailStore', () => {
   });
 });
 
-describe('OutboxStore', () => {
+describe('QueueStore', () => {
   it('shows an entry only once it is stored, asks sync to send, and follows its progress', async () => {
     const id = fresh('outbox');
     const db = openProfileDb(id);
     const sync = fakeSync();
-    const store = new OutboxStore(id, db, new Outbox(db, undefined, new MemorySafetyCopy()), sync);
+    const store = new QueueStore(id, db, new Outbox(db, undefined, new MemorySafetyCopy()), sync);
     store.start();
     expect(await store.enqueue({ name: 'Pip', categoryId: '3' })).toMatchObject({
       ok: true,
@@ -73,7 +73,7 @@ describe('OutboxStore', () => {
     });
     expect(sync.sendPending).toHaveBeenCalledWith(id);
     await until(() => store.waiting.length === 1);
-    expect(store.waiting[0]).toMatchObject({ pet: { name: 'Pip', categoryId: '3' }, state: 'queued' });
+    expect(store.waiting[0]).toMatchObject({ animal: { name: 'Pip', categoryId: '3' }, state: 'queued' });
     sync.emit({ ...sync.progress(id), total: 12, sent: 2, active: true });
     sync.emit({ ...sync.progress('another-profile'), total: 99 });
     expect(store.progress).toMatchObject({ total: 12, sent: 2, active: true });

@@ -8,10 +8,10 @@ import DiagnosticsScreen from '../../../src/diagnostics/DiagnosticsScreen.svelte
 import { DiagnosticsStore } from '../../../src/diagnostics/diagnostics.svelte';
 import type { MeterView } from '../../../src/diagnostics/governor.svelte';
 import RateMeter from '../../../src/diagnostics/RateMeter.svelte';
-import type { DiagnosticEntry } from '../../../src/shared/diagnostics';
+import type { DiagnosticEntry } from '../../../src/shared/app-api/diagnostics';
 import { useLanguage } from '../../../src/shared/i18n';
 import { UpdatesStore } from '../../../src/shell/updates.svelte';
-import { StorageHealthStore } from '../../../src/storage/storage-health.svelte';
+import { StorageHealthStore } from '../../../src/two-copies/storage-health.svelte';
 import { fakeAdoptionApi, ok } from '../support/fake-adoption-api';
 
 afterEach(async () => {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AnimalListStore, type ListOutbox } from '../../../src/list/animal-list.svelte';
-import type { Animal } from '../../../src/shared/animal';
+import type { Animal } from '../../../src/shared/records/animal';
 import { AnimalCache } from '../../../src/storage/animal-cache';
 import { deleteProfileDb, openProfileDb } from '../../../src/storage/db';
 import { newOutboxEntry, type OutboxEntry } from '../../../src/storage/outbox-records';
@@ -78,18 +78,18 @@ describe('AnimalListStore', () => {
     };
     const list = new AnimalListStore(api, id, new AnimalCache(openProfileDb(id)), outbox);
     await list.load();
-    expect(list.queued.map((e) => e.pet.name)).toEqual(['Olive', 'Basil']);
+    expect(list.queued.map((e) => e.animal.name)).toEqual(['Olive', 'Basil']);
     // Sage was sent after the answer; amy (id 10) is in the answer itself, so shown once.
     expect(list.visible.map((r) => r.id)).toEqual(['77', '10']);
     list.search = 'bas';
-    expect(list.queued.map((e) => e.pet.name)).toEqual(['Basil']);
+    expect(list.queued.map((e) => e.animal.name)).toEqual(['Basil']);
     expect(list.visible).toEqual([]);
     list.search = 'SAG';
     expect(list.queued).toEqual([]);
     expect(list.visible.map((r) => r.animal.name)).toEqual(['Sage']);
     list.search = '';
     list.status = 'sold';
-    expect(list.queued.map((e) => e.pet.name)).toEqual(['Basil']);
+    expect(list.queued.map((e) => e.animal.name)).toEqual(['Basil']);
     expect(list.sentNotListed).toEqual([]);
   });
 

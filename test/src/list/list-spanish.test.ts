@@ -9,7 +9,7 @@ import { compareNames, searchAndSort } from '../../../src/list/animal-sorting';
 import AnimalRows from '../../../src/list/AnimalRows.svelte';
 import QueuedRows from '../../../src/list/QueuedRows.svelte';
 import SearchSort from '../../../src/list/SearchSort.svelte';
-import type { Animal } from '../../../src/shared/animal';
+import type { Animal } from '../../../src/shared/records/animal';
 import { useLanguage } from '../../../src/shared/i18n';
 import { AnimalCache } from '../../../src/storage/animal-cache';
 import { deleteProfileDb, openProfileDb } from '../../../src/storage/db';

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { searchAndSort } from '../../../src/list/animal-sorting';
 import { SavedAnimalsStore } from '../../../src/list/saved-animals.svelte';
 import { SavedIndex, SavedIndexBuilder } from '../../../src/list/saved-index';
-import type { Animal } from '../../../src/shared/animal';
+import type { Animal } from '../../../src/shared/records/animal';
 import { AnimalCache } from '../../../src/storage/animal-cache';
 import type { CachedAnimal } from '../../../src/storage/db';
 import { animal, freshDb } from '../support/test-helpers';

@@ -2,8 +2,8 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/sv
 import { afterEach, describe, expect, it } from 'vitest';
 import NewProfileForm from '../../../src/profiles/NewProfileForm.svelte';
 import ProfileBand from '../../../src/profiles/ProfileBand.svelte';
-import type { Profile } from '../../../src/shared/profile';
-import { ProfilesStore } from '../../../src/shell/profiles.svelte';
+import type { Profile } from '../../../src/shared/records/profile';
+import { ProfileListStore } from '../../../src/shell/profile-list.svelte';
 import { err, fakeAdoptionApi, ok } from '../support/fake-adoption-api';
 
 const LOCAL: Profile = {
@@ -25,7 +25,7 @@ const storage = () => {
 async function setup() {
   const api = fakeAdoptionApi();
   api.handle('listProfiles', () => ok({ profiles: [LOCAL], notice: null }));
-  const profiles = new ProfilesStore(api, storage());
+  const profiles = new ProfileListStore(api, storage());
   await profiles.load();
   render(NewProfileForm, { profiles });
   return { api, profiles };

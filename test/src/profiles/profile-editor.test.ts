@@ -1,8 +1,8 @@
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/svelte';
 import { afterEach, describe, expect, it } from 'vitest';
 import ProfileEditor from '../../../src/profiles/ProfileEditor.svelte';
-import type { Profile } from '../../../src/shared/profile';
-import { ProfilesStore } from '../../../src/shell/profiles.svelte';
+import type { Profile } from '../../../src/shared/records/profile';
+import { ProfileListStore } from '../../../src/shell/profile-list.svelte';
 import { fakeAdoptionApi, ok } from '../support/fake-adoption-api';
 
 const LOCAL: Profile = {
@@ -26,7 +26,7 @@ const PRODUCTION: Profile = {
 function setup(profile: Profile, hasKey = true) {
   const api = fakeAdoptionApi();
   api.handle('saveProfile', (input) => ok({ ...profile, ...input, baseUrl: input.baseUrl, id: profile.id }));
-  const profiles = new ProfilesStore(api, { getItem: () => null, setItem: () => undefined });
+  const profiles = new ProfileListStore(api, { getItem: () => null, setItem: () => undefined });
   profiles.profiles = [profile];
   const saved: string[] = [];
   render(ProfileEditor, { profile, profiles, hasKey, onsaved: () => saved.push(profile.id) });

@@ -1,4 +1,4 @@
-import { showLanguage } from '../../../src/i18n';
+import { showLanguage } from '../../../src/language';
 import { cleanup, fireEvent, render, screen } from '@testing-library/svelte';
 import { afterEach, describe, expect, it } from 'vitest';
 import KeyField from '../../../src/profiles/KeyField.svelte';
@@ -6,10 +6,10 @@ import ProfileBand from '../../../src/profiles/ProfileBand.svelte';
 import ProfileEditor from '../../../src/profiles/ProfileEditor.svelte';
 import ProxyLogin from '../../../src/profiles/ProxyLogin.svelte';
 import RemoveProfile from '../../../src/profiles/RemoveProfile.svelte';
-import type { Profile } from '../../../src/shared/profile';
+import type { Profile } from '../../../src/shared/records/profile';
 import { KeysStore } from '../../../src/shell/keys.svelte';
-import { ProfilesStore } from '../../../src/shell/profiles.svelte';
-import { ProxyLoginsStore } from '../../../src/shell/proxy-logins.svelte';
+import { ProfileListStore } from '../../../src/shell/profile-list.svelte';
+import { ProxyLoginsStore } from '../../../src/profiles/proxy-logins.svelte';
 import { fakeAdoptionApi, ok } from '../support/fake-adoption-api';
 
 const speak = showLanguage;
@@ -89,7 +89,7 @@ describe('Keys and profiles in Spanish', () => {
   it('the profile editor asks about another server in Spanish, colours included', async () => {
     await speak('es');
     const api = fakeAdoptionApi();
-    const profiles = new ProfilesStore(api, { getItem: () => null, setItem: () => undefined });
+    const profiles = new ProfileListStore(api, { getItem: () => null, setItem: () => undefined });
     render(ProfileEditor, { profile: LOCAL, profiles, hasKey: true });
     const colours = screen.getByLabelText('Color') as HTMLSelectElement;
     expect([...colours.options].map((option) => option.textContent)).toEqual([

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import KeyField from '../../../src/profiles/KeyField.svelte';
 import ProxyLogin from '../../../src/profiles/ProxyLogin.svelte';
 import { KeysStore } from '../../../src/shell/keys.svelte';
-import { ProxyLoginsStore } from '../../../src/shell/proxy-logins.svelte';
+import { ProxyLoginsStore } from '../../../src/profiles/proxy-logins.svelte';
 import { fakeAdoptionApi, ok } from '../support/fake-adoption-api';
 
 const KEY_WARNING = /This key has fewer than 8 characters: it is easy to guess/;

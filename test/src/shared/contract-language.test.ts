@@ -4,13 +4,13 @@
  * English again after useLanguage('en').
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { NewAnimal } from '../../../src/shared/animal';
-import { ApiKey } from '../../../src/shared/api';
-import { CategoryFile, parseCategoryFile } from '../../../src/shared/categories';
-import { describeIssues } from '../../../src/shared/errors';
+import { NewAnimal } from '../../../src/shared/records/animal';
+import { ApiKey } from '../../../src/shared/app-api/api';
+import { CategoryFile, parseCategoryFile } from '../../../src/shared/records/categories';
+import { describeIssues } from '../../../src/shared/basics/errors';
 import { useLanguage } from '../../../src/shared/i18n';
-import { BaseUrl } from '../../../src/shared/profile';
-import { useZodLanguage, z } from '../../../src/shared/zod';
+import { BaseUrl } from '../../../src/shared/records/profile';
+import { useZodLanguage, z } from '../../../src/shared/basics/zod';
 
 const messagesOf = (result: { success: boolean; error?: { issues: readonly z.core.$ZodIssue[] } }) =>
   describeIssues(result.error?.issues ?? [], { paths: false });

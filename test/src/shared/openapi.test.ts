@@ -6,9 +6,9 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import Ajv2020 from 'ajv/dist/2020';
 import { parse as parseYaml } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { z } from '../../../src/shared/zod';
-import { Animal, ListQuery, NewAnimal, ServiceError } from '../../../src/shared/animal';
-import { decodeJson } from '../../../src/shared/json-codec';
+import type { z } from '../../../src/shared/basics/zod';
+import { Animal, ListQuery, NewAnimal, ServiceError } from '../../../src/shared/records/animal';
+import { decodeJson } from '../../../src/shared/records/json-codec';
 
 const file = resolve(import.meta.dirname, '../../../resources/openapi.yaml');
 

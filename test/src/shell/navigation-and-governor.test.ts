@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GovernorStore } from '../../../src/diagnostics/governor.svelte';
-import type { GovernorSnapshot } from '../../../src/shared/rate-limit';
+import type { GovernorSnapshot } from '../../../src/shared/app-api/rate-limit';
 import { ClockStore, formatDuration } from '../../../src/shell/clock.svelte';
 import { parseHash } from '../../../src/shell/navigation.svelte';
 import { fakeAdoptionApi } from '../support/fake-adoption-api';

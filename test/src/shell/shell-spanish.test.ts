@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { clockTime, showLanguage } from '../../../src/i18n';
+import { clockTime, showLanguage } from '../../../src/language';
 import {
   describeUpdate,
   FileExportStore,
@@ -7,11 +7,10 @@ import {
   kindBadge,
   kindLabel,
   KeysStore,
-  REACHABILITY_TEXT,
   reachabilityText,
   updateNotice,
 } from '../../../src/shell';
-import { ProxyLoginsStore } from '../../../src/shell/proxy-logins.svelte';
+import { ProxyLoginsStore } from '../../../src/profiles/proxy-logins.svelte';
 import { err, fakeAdoptionApi, ok } from '../support/fake-adoption-api';
 
 const speak = showLanguage;
@@ -32,8 +31,8 @@ describe("The shell's words in Spanish", () => {
     expect(formatReset(42_000)).toBe('42 s');
   });
 
-  it('kinds of profile and reachability follow the language (the record too, for its readers)', async () => {
-    expect([kindBadge('production'), kindLabel('demo'), REACHABILITY_TEXT.unknown]).toEqual([
+  it('kinds of profile and reachability follow the language', async () => {
+    expect([kindBadge('production'), kindLabel('demo'), reachabilityText('unknown')]).toEqual([
       'PRODUCTION',
       'local demo',
       'Not checked yet',
@@ -45,7 +44,7 @@ describe("The shell's words in Spanish", () => {
       'demo local',
       'personalizado',
     ]);
-    expect([reachabilityText('online'), REACHABILITY_TEXT.offline, REACHABILITY_TEXT.unknown]).toEqual([
+    expect([reachabilityText('online'), reachabilityText('offline'), reachabilityText('unknown')]).toEqual([
       'Conectado',
       'Sin conexión',
       'Sin comprobar todavía',

@@ -3,9 +3,9 @@
  * update is ready, saying what it waits for; every state in words in Diagnostics.
  */
 import { describe, expect, it } from 'vitest';
-import type { UpdateStatus } from '../../../src/shared/updates';
+import type { UpdateStatus } from '../../../src/shared/app-api/updates';
 import { describeUpdate, updateNotice, UpdatesStore } from '../../../src/shell';
-import { ok } from '../../../src/shared/result';
+import { ok } from '../../../src/shared/app-api/result';
 
 describe('update notices', () => {
   it('an update ready: what it waits for, or that it installs on close', () => {

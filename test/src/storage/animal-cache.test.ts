@@ -162,7 +162,7 @@ describe('schema migration', () => {
     const outbox = new Outbox(db, new FakeClock(), new MemorySafetyCopy());
     const entries = await entriesOf(outbox);
     expect(db.verno).toBe(SCHEMA_VERSION);
-    expect(entries.map((e) => e.pet.name)).toEqual(['First', 'Second', 'Third']);
+    expect(entries.map((e) => e.animal.name)).toEqual(['First', 'Second', 'Third']);
     expect(entries[0]).toMatchObject({ nextAttemptAt: null, failures: 0, doubtSince: null, check: null, notOurs: [] });
     expect(entries[0]).not.toHaveProperty('unknownOutcome');
     expect((await db.outbox.toArray()).map((r) => [r.localId, r.seq]).sort()).toEqual([

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { CategoryLabels } from '../../../src/shared/categories';
+import { CategoryLabels } from '../../../src/shared/records/categories';
 import { AnimalCache } from '../../../src/storage/animal-cache';
 import { describeMatches, DuplicateIndex, duplicateQuestion } from '../../../src/storage/duplicates';
 import { Outbox } from '../../../src/storage/outbox';

@@ -14,7 +14,7 @@ describe('Outbox.enqueueMany (a spreadsheet import)', () => {
     await outbox.enqueue(newAnimal('Before'));
     const animals = Array.from({ length: 200 }, (_, i) => newAnimal(`Animal ${i}`, String(i + 1)));
     const entries = await outbox.enqueueMany(animals);
-    expect(entries.map((entry) => entry.pet)).toEqual(animals);
+    expect(entries.map((entry) => entry.animal)).toEqual(animals);
     expect(new Set(entries.map((entry) => entry.idempotencyKey)).size).toBe(200);
     expect(new Set(entries.map((entry) => entry.localId)).size).toBe(200);
 
@@ -24,7 +24,7 @@ describe('Outbox.enqueueMany (a spreadsheet import)', () => {
     const reopened = openProfileDb(fresh.profileId);
     close = () => reopened.close();
     const listed = await entriesOf(new Outbox(reopened, undefined, new MemorySafetyCopy()));
-    expect(listed.map((entry) => entry.pet.name)).toEqual(['Before', ...animals.map((p) => p.name)]);
+    expect(listed.map((entry) => entry.animal.name)).toEqual(['Before', ...animals.map((p) => p.name)]);
     expect(listed.every((entry) => entry.state === 'queued')).toBe(true);
   });
 });

@@ -36,7 +36,7 @@ describe('Outbox', () => {
     const { profileId, clock, outbox, db } = setup();
     const entry = await outbox.enqueue(newAnimal('Rex', '7', 'available'));
     expect(entry).toMatchObject({
-      pet: { name: 'Rex', categoryId: '7', status: 'available' },
+      animal: { name: 'Rex', categoryId: '7', status: 'available' },
       state: 'queued',
       attempts: 0,
       createdAt: clock.now(),
@@ -61,13 +61,13 @@ describe('Outbox', () => {
   it('keeps creation order even when entries share a millisecond', async () => {
     const { outbox } = setup();
     for (const name of ['A', 'B', 'C', 'D', 'E']) await outbox.enqueue(newAnimal(name));
-    expect((await entriesOf(outbox)).map((e) => e.pet.name)).toEqual(['A', 'B', 'C', 'D', 'E']);
+    expect((await entriesOf(outbox)).map((e) => e.animal.name)).toEqual(['A', 'B', 'C', 'D', 'E']);
   });
 
   it('reads a row that fails the schema without moving it; setAside moves it to the set-aside table, never dropping it', async () => {
     const { db, outbox, clock } = setup();
     const good = await outbox.enqueue(newAnimal('Good'));
-    const broken = { localId: 'broken-1', idempotencyKey: 'not-a-uuid', pet: { name: 'X' }, state: 'lost', seq: 99 };
+    const broken = { localId: 'broken-1', idempotencyKey: 'not-a-uuid', animal: { name: 'X' }, state: 'lost', seq: 99 };
     await db.outbox.put(broken as never);
 
     // A read is a read (usable inside liveQuery): the row is reported, and still there.
@@ -149,7 +149,7 @@ describe('Outbox', () => {
     expect(edited).toMatchObject({
       localId: entry.localId,
       state: 'queued',
-      pet: { categoryId: '3' },
+      animal: { categoryId: '3' },
       lastError: null,
     });
     expect(edited.idempotencyKey).toMatch(UUID);

@@ -10,9 +10,9 @@ import type {
   EventName,
   EventPayload,
   SafetyEntry,
-} from '../../../src/shared/api';
-import type { AdoptionApi } from '../../../src/shared/client';
-import { err, ok, type Result } from '../../../src/shared/result';
+} from '../../../src/shared/app-api/api';
+import type { AdoptionApi } from '../../../src/shared/app-api/client';
+import { err, ok, type Result } from '../../../src/shared/app-api/result';
 
 type Handler<C extends Channel> = (
   input: ChannelInput<C>,

@@ -1,17 +1,12 @@
 /** Helpers for the data-layer tests: unique databases, the tests' fake clock, a scripted fake API. */
-import type { Animal, NewAnimal } from '../../../src/shared/animal';
-import type { ChannelInput, ChannelOutput, SafetyEntry } from '../../../src/shared/api';
-import type { AdoptionApi } from '../../../src/shared/client';
-import { type AppError, err, ok, type Result } from '../../../src/shared/result';
+import type { Animal, NewAnimal } from '../../../src/shared/records/animal';
+import type { ChannelInput, ChannelOutput, SafetyEntry, SafetyOutcome } from '../../../src/shared/app-api/api';
+import type { AdoptionApi } from '../../../src/shared/app-api/client';
+import { type AppError, err, ok, type Result } from '../../../src/shared/app-api/result';
 import { closeProfileDb, openProfileDb, type ProfileDb } from '../../../src/storage/db';
 import type { Outbox } from '../../../src/storage/outbox';
 import type { OutboxEntry } from '../../../src/storage/outbox-records';
-import {
-  SafetyCopyError,
-  type SafetyCopyPort,
-  type SafetyCopyRead,
-  type SafetyOutcome,
-} from '../../../src/storage/safety-copy';
+import { SafetyCopyError, type SafetyCopyPort, type SafetyCopyRead } from '../../../src/two-copies/safety-copy-port';
 
 let counter = 0;
 
@@ -165,7 +160,7 @@ export class MemorySafetyCopy implements SafetyCopyPort {
     this.#check();
     const entry = this.entries.get(localId);
     if (entry) entry.settled = outcome;
-    this.log.push(`settle ${entry?.animal.name ?? localId} ${outcome.kind}`);
+    this.log.push(`settle ${entry?.animal.name ?? localId} ${outcome.outcome}`);
   }
 
   async read(): Promise<SafetyCopyRead> {

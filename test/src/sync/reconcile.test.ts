@@ -3,8 +3,8 @@
  * nothing that may be another device's; resend only when certain; otherwise ask staff.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { NewAnimal } from '../../../src/shared/animal';
-import { err } from '../../../src/shared/result';
+import type { NewAnimal } from '../../../src/shared/records/animal';
+import { err } from '../../../src/shared/app-api/result';
 import { AnimalCache } from '../../../src/storage/animal-cache';
 import { openProfileDb } from '../../../src/storage/db';
 import { Outbox } from '../../../src/storage/outbox';
@@ -88,7 +88,7 @@ describe('reconciliation of an unknown outcome', () => {
     await drain();
     expect(await entriesOf(outbox)).toMatchObject([
       { state: 'check_needed', check: { candidates: [fromB] } },
-      { state: 'sent', pet: { name: 'Next' } },
+      { state: 'sent', animal: { name: 'Next' } },
     ]);
     expect(api.createCalls.map((c) => c.animal.name)).toEqual(['Kitten', 'Next']);
 

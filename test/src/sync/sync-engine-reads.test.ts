@@ -1,6 +1,6 @@
 /** A sync pass reads the outbox once (not once per entry sent), and still respects staff's changes. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ok } from '../../../src/shared/result';
+import { ok } from '../../../src/shared/app-api/result';
 import { openProfileDb } from '../../../src/storage/db';
 import { Outbox } from '../../../src/storage/outbox';
 import { SyncEngine } from '../../../src/sync/sync-engine';
@@ -52,7 +52,7 @@ describe('SyncEngine reads', () => {
     await engine.whenIdle();
 
     expect(api.createCalls.map((call) => call.animal.name)).toEqual(['First', 'Third']);
-    expect((await entriesOf(outbox)).map((entry) => [entry.pet.name, entry.state])).toEqual([
+    expect((await entriesOf(outbox)).map((entry) => [entry.animal.name, entry.state])).toEqual([
       ['First', 'sent'],
       ['Third', 'sent'],
     ]);

@@ -4,7 +4,7 @@
  * "online" event may cut a wait short but never starts more than one pass.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { err } from '../../../src/shared/result';
+import { err } from '../../../src/shared/app-api/result';
 import { openProfileDb } from '../../../src/storage/db';
 import { Outbox } from '../../../src/storage/outbox';
 import { SyncEngine } from '../../../src/sync/sync-engine';

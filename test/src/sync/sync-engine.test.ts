@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { err, ok } from '../../../src/shared/result';
+import { err, ok } from '../../../src/shared/app-api/result';
 import { AnimalCache } from '../../../src/storage/animal-cache';
 import { openProfileDb } from '../../../src/storage/db';
 import { Outbox } from '../../../src/storage/outbox';

@@ -1,7 +1,7 @@
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
-import type { Animal } from '../../../src/shared/animal';
-import { CategoryLabels } from '../../../src/shared/categories';
+import type { Animal } from '../../../src/shared/records/animal';
+import { CategoryLabels } from '../../../src/shared/records/categories';
 import { DuplicateIndex } from '../../../src/storage/duplicates';
 import { animalsToCsv, exportFileName } from '../../../src/toolkit/csv-export';
 import { decodeCsvBytes } from '../../../src/toolkit/csv-file';

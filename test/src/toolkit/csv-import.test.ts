@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CategoryLabels } from '../../../src/shared/categories';
+import { CategoryLabels } from '../../../src/shared/records/categories';
 import { DuplicateIndex } from '../../../src/storage/duplicates';
 import { decodeCsvBytes, IMPORT_MAX_BYTES, sizeProblem } from '../../../src/toolkit/csv-file';
 import { type ImportPreview, previewCsv } from '../../../src/toolkit/csv-import';

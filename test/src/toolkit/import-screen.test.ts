@@ -2,8 +2,8 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/svelte';
 import { tick } from 'svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { showLanguage } from '../../../src/i18n';
-import { CategoryLabels } from '../../../src/shared/categories';
+import { showLanguage } from '../../../src/language';
+import { CategoryLabels } from '../../../src/shared/records/categories';
 import { useLanguage } from '../../../src/shared/i18n';
 import ImportScreen from '../../../src/toolkit/ImportScreen.svelte';
 import { freshDb } from '../support/test-helpers';

@@ -2,9 +2,9 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/svelte';
 import type { Component } from 'svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { showLanguage } from '../../../src/i18n';
-import type { Animal } from '../../../src/shared/animal';
-import { CategoryLabels } from '../../../src/shared/categories';
+import { showLanguage } from '../../../src/language';
+import type { Animal } from '../../../src/shared/records/animal';
+import { CategoryLabels } from '../../../src/shared/records/categories';
 import { useLanguage } from '../../../src/shared/i18n';
 import type { AppContext } from '../../../src/shell';
 import ListTools from '../../../src/toolkit/ListTools.svelte';

@@ -2,8 +2,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AddAnimalFormStore } from '../../../src/add/add-animal-form.svelte';
 import { CategoriesStore } from '../../../src/categories/categories.svelte';
-import type { NewAnimal } from '../../../src/shared/animal';
-import { CategoryLabels } from '../../../src/shared/categories';
+import type { NewAnimal } from '../../../src/shared/records/animal';
+import { CategoryLabels } from '../../../src/shared/records/categories';
 import { FileExportStore } from '../../../src/shell/file-export.svelte';
 import { AnimalCache } from '../../../src/storage/animal-cache';
 import { Outbox } from '../../../src/storage/outbox';
@@ -87,7 +87,7 @@ describe('ImportStore', () => {
     expect(store.flagged.map((row) => row.row)).toEqual([3]);
     expect(store.toQueue.map((row) => row.row)).toEqual([2, 5]);
     await store.confirm();
-    expect((await entriesOf(outbox)).map((entry) => entry.pet)).toEqual([
+    expect((await entriesOf(outbox)).map((entry) => entry.animal)).toEqual([
       { name: 'Rex', categoryId: '1' },
       { name: 'Mia', categoryId: '2' },
     ]);

@@ -2,8 +2,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { createEventBus } from '../../../../electron/core/api/event-bus';
 import { createRouter, type Handlers, serveChannels } from '../../../../electron/core/api/router';
 import { Scrubber } from '../../../../electron/core/keys/scrub';
-import { type Channel, CHANNELS } from '../../../../src/shared/api';
-import { err, ok, type Result } from '../../../../src/shared/result';
+import { type Channel, CHANNELS } from '../../../../src/shared/app-api/api';
+import { err, ok, type Result } from '../../../../src/shared/app-api/result';
 
 const PROFILE = {
   id: 'local',

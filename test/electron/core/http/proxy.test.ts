@@ -22,7 +22,7 @@ import {
 import { MemorySecretStore } from '../../../../electron/core/keys/memory-secret-store';
 import { storeBoundKey } from '../../../../electron/core/keys/bound-key';
 import { type RunningService, startService } from '../../../service/index';
-import { systemClock } from '../../../../src/shared/clock';
+import { systemClock } from '../../../../src/shared/basics/clock';
 import { type ProxyTap, startProxyTap } from '../../../support/proxy-tap';
 import { startTlsFront, type TlsFront, tlsFrontUnavailable, trustFrontCertificate } from '../../../support/tls-front';
 import { type RunningProxy, startProxy, tinyproxyAvailable } from '../../../support/tinyproxy';

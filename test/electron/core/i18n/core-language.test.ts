@@ -12,7 +12,7 @@ import { MESSAGES } from '../../../../electron/core/http';
 import { MemorySecretStore } from '../../../../electron/core/keys/memory-secret-store';
 import { ERROR_MESSAGES, errorFromResponse } from '../../../../electron/core/service/response-mapping';
 import { readUpdateSettings, UpdatePolicy } from '../../../../electron/core/updates';
-import { systemClock } from '../../../../src/shared/clock';
+import { systemClock } from '../../../../src/shared/basics/clock';
 import { currentLanguage, useLanguage } from '../../../../src/shared/i18n';
 
 const RESOURCES = resolve(import.meta.dirname, '../../../../resources');

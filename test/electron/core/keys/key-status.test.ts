@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { keyOutcome, KeyStatusTracker } from '../../../../electron/core/keys/key-status';
-import type { EventPayload } from '../../../../src/shared/api';
-import { err, ok } from '../../../../src/shared/result';
+import type { EventPayload } from '../../../../src/shared/app-api/api';
+import { err, ok } from '../../../../src/shared/app-api/result';
 
 function tracker(saved: boolean | null = true) {
   const events: EventPayload<'key'>[] = [];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bounded, HIDDEN_KEY, LIMITS, Scrubber, scrubResult } from '../../../../electron/core/keys/scrub';
-import type { DiagnosticEntry } from '../../../../src/shared/diagnostics';
+import type { DiagnosticEntry } from '../../../../src/shared/app-api/diagnostics';
 
 const KEY = 'sk_live_4f9c2a7e81d3b6058e1a9c7f2d4b6e80';
 

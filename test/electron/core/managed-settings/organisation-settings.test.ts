@@ -16,7 +16,7 @@ import {
   organisationSettings,
   type OrganisationSettingsOptions,
 } from '../../../../electron/core/managed-settings';
-import { ProfileStore } from '../../../../electron/core/profiles';
+import { ProfileRegistry } from '../../../../electron/core/profiles';
 import type { WindowsAcl } from '../../../../electron/core/managed-settings/windows-ownership';
 import { onlyOn } from '../../../support/platform';
 
@@ -71,7 +71,7 @@ describe("the organisation's settings", () => {
 
   /** What staff see: the built-in profiles and the notice on Keys and profiles. */
   async function shown(extra: Partial<OrganisationSettingsOptions> = {}) {
-    const store = await ProfileStore.open({ dataDir, builtIns: await organisationSettings(options(extra)) });
+    const store = await ProfileRegistry.open({ dataDir, builtIns: await organisationSettings(options(extra)) });
     const list = store.list();
     const [production, staging] = list.profiles;
     return { production, staging, notice: list.notice ?? '' };

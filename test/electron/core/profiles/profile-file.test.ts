@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ProfileStore } from '../../../../electron/core/profiles/profile-store';
+import { ProfileRegistry } from '../../../../electron/core/profiles/profile-registry';
 
 const NOW = Date.UTC(2026, 10, 22, 9, 30, 0);
 const STAMP = '2026-11-22T09-30-00-000Z';
@@ -21,8 +21,8 @@ afterEach(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-const open = () => ProfileStore.open({ dataDir, builtIns: { settings: SETTINGS }, now: () => NOW });
-const ids = (store: ProfileStore) => store.list().profiles.map((p) => p.id);
+const open = () => ProfileRegistry.open({ dataDir, builtIns: { settings: SETTINGS }, now: () => NOW });
+const ids = (store: ProfileRegistry) => store.list().profiles.map((p) => p.id);
 const readJson = async (path: string): Promise<unknown> => JSON.parse(await readFile(path, 'utf8'));
 const GOOD_V1 = {
   version: 1,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { QueueCancelledError, RateLimitGovernor } from '../../../../electron/core/rate-limit/governor';
-import type { GovernorSnapshot } from '../../../../src/shared/rate-limit';
+import type { GovernorSnapshot } from '../../../../src/shared/app-api/rate-limit';
 import { FakeClock } from '../../../support/fake-clock';
 import { rateHeaders } from '../fake-fetch';
 import { GovernedService, type Reply } from './governed-service';

@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RateLimitGovernor } from '../../../../electron/core/rate-limit/governor';
 import { createServiceClient } from '../../../../electron/core/service/service-client';
-import { systemClock } from '../../../../src/shared/clock';
-import type { DiagnosticEntry } from '../../../../src/shared/diagnostics';
+import { systemClock } from '../../../../src/shared/basics/clock';
+import type { DiagnosticEntry } from '../../../../src/shared/app-api/diagnostics';
 import { readRequestLog, type RunningService, startService } from '../../../service/index';
 
 const KEY = 'integration-key-0001';

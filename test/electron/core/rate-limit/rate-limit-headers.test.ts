@@ -7,8 +7,8 @@ import {
   readRetryAfter,
 } from '../../../../electron/core/rate-limit/rate-limit-headers';
 import { DiagnosticsLog } from '../../../../electron/core/service/diagnostics-log';
-import { backoffCeiling, backoffDelay, REQUEST_BACKOFF } from '../../../../src/shared/backoff';
-import type { DiagnosticEntry } from '../../../../src/shared/diagnostics';
+import { backoffCeiling, backoffDelay, REQUEST_BACKOFF } from '../../../../src/shared/basics/backoff';
+import type { DiagnosticEntry } from '../../../../src/shared/app-api/diagnostics';
 
 const NOW = Date.UTC(2030, 0, 15, 12, 0, 0);
 

@@ -6,7 +6,7 @@
  * generator, so a run repeats exactly. Used by the shared-key unit tests.
  */
 import { RateLimitGovernor } from '../../../../electron/core/rate-limit/governor';
-import type { Clock } from '../../../../src/shared/clock';
+import type { Clock } from '../../../../src/shared/basics/clock';
 import { createServiceClient } from '../../../../electron/core/service/service-client';
 import { PLANS } from '../../../service/plans';
 import { mulberry32, type Random } from '../../../service/prng';

@@ -10,10 +10,10 @@ import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type AppCore, createAppCore } from '../../../../electron/core/app-core';
 import { MemorySecretStore } from '../../../../electron/core/keys/memory-secret-store';
-import { ProfileStore } from '../../../../electron/core/profiles/profile-store';
+import { ProfileRegistry } from '../../../../electron/core/profiles/profile-registry';
 import type { JournalFs } from '../../../../electron/core/safety-copy/journal-file';
 import { HEADERS_TIMEOUT_MS } from '../../../../electron/core/http/http-client';
-import { SEND_SETTLES_MS, type SafetyEntry } from '../../../../src/shared/api';
+import { SEND_SETTLES_MS, type SafetyEntry } from '../../../../src/shared/app-api/api';
 import { type RunningService, startService } from '../../../service/index';
 import { FakeClock } from '../../../support/fake-clock';
 
@@ -282,7 +282,7 @@ describe('a removal cut short', () => {
       });
       await before.dispose();
       // The first half of removeProfile (the profiles file), then the crash.
-      const store = await ProfileStore.open({ dataDir, builtIns: options.builtIns });
+      const store = await ProfileRegistry.open({ dataDir, builtIns: options.builtIns });
       expect(await store.remove(id)).toMatchObject({ ok: true });
       const journal = join(dataDir, 'safety-copy', `${id}.jsonl`);
       await expect(fs.stat(journal)).resolves.toBeTruthy();

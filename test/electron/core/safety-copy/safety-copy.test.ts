@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { JournalFs } from '../../../../electron/core/safety-copy/journal-file';
 import { SafetyCopy } from '../../../../electron/core/safety-copy/safety-copy';
-import type { SafetyEntry } from '../../../../src/shared/api';
+import type { SafetyEntry } from '../../../../src/shared/app-api/api';
 import { FakeClock } from '../../../support/fake-clock';
 
 const folders: string[] = [];
@@ -116,10 +116,10 @@ describe('the safety copy', () => {
     expect(await copy.acknowledgeKey('local', a!.idempotencyKey, '9007199254740993')).toBe(true);
     expect(names(await copy.read('local'))).toEqual(['Dropped']);
     expect(readFileSync(copy.pathOf('local'), 'utf8').split('\n').filter(Boolean)).toHaveLength(4);
-    expect(await copy.settle('local', b!.localId, { kind: 'discarded' })).toBe(true);
+    expect(await copy.settle('local', b!.localId, { outcome: 'discarded' })).toBe(true);
     expect(readFileSync(join(dataDir, 'safety-copy', 'local.jsonl'), 'utf8')).toBe('');
     expect(await reopen().read('local')).toEqual({ entries: [], problems: [] });
-    expect(await copy.settle('local', b!.localId, { kind: 'discarded' })).toBe(false);
+    expect(await copy.settle('local', b!.localId, { outcome: 'discarded' })).toBe(false);
   });
 
   it('compaction keeps a batch still being kept (an import between two calls)', async () => {
@@ -128,7 +128,7 @@ describe('the safety copy', () => {
     await copy.keep('local', randomUUID(), [done], true);
     const batch = randomUUID();
     await copy.keep('local', batch, [entry('Half')], false);
-    await copy.settle('local', done.localId, { kind: 'acknowledged', id: '1' });
+    await copy.settle('local', done.localId, { outcome: 'acknowledged', id: '1' });
     await copy.keep('local', batch, [entry('Rest')], true);
     expect(names(await copy.read('local'))).toEqual(['Half', 'Rest']);
   });
@@ -223,7 +223,7 @@ describe('an earlier version’s queue, recovered', () => {
     const { copy, reopen } = setup();
     const [open, settled, fresh] = [entry('Open'), entry('Settled'), entry('Fresh')];
     await copy.keep('local', randomUUID(), [open!, settled!], true);
-    await copy.settle('local', settled!.localId, { kind: 'acknowledged', id: '41' });
+    await copy.settle('local', settled!.localId, { outcome: 'acknowledged', id: '41' });
     const report = await copy.recover('local', [recovered(open!), recovered(settled!), recovered(fresh!)]);
     expect(report).toEqual({ kept: 1, known: 2 });
     const read = await reopen().read('local');
@@ -247,7 +247,7 @@ describe('an earlier version’s queue, recovered', () => {
     const { copy, dataDir } = setup();
     const olive = entry('Olive');
     await copy.recover('local', [recovered(olive)]);
-    await copy.settle('local', olive.localId, { kind: 'acknowledged', id: '7' });
+    await copy.settle('local', olive.localId, { outcome: 'acknowledged', id: '7' });
     expect((await copy.read('local')).entries).toEqual([]);
     expect(readFileSync(join(dataDir, 'safety-copy', 'local.jsonl'), 'utf8')).toBe('');
   });

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { RateLimitGovernor } from '../../../../electron/core/rate-limit/governor';
 import { createServiceClient } from '../../../../electron/core/service/service-client';
-import type { DiagnosticEntry } from '../../../../src/shared/diagnostics';
+import type { DiagnosticEntry } from '../../../../src/shared/app-api/diagnostics';
 import { FakeClock } from '../../../support/fake-clock';
 import { createFakeFetch, type Script } from '../fake-fetch';
 

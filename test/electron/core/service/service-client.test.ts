@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { KeychainUnavailableError } from '../../../../electron/core/keys/secret-store';
 import { RateLimitGovernor } from '../../../../electron/core/rate-limit/governor';
 import { createServiceClient, GET_PET_SUNSET_MS } from '../../../../electron/core/service/service-client';
-import type { DiagnosticEntry } from '../../../../src/shared/diagnostics';
+import type { DiagnosticEntry } from '../../../../src/shared/app-api/diagnostics';
 import { FakeClock } from '../../../support/fake-clock';
 import { createFakeFetch, rateHeaders, type Script } from '../fake-fetch';
 

@@ -11,8 +11,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type AppCore, createAppCore } from '../../../../electron/core/app-core';
 import { MemorySecretStore } from '../../../../electron/core/keys/memory-secret-store';
 import type { UpdaterPort } from '../../../../electron/core/updates';
-import type { SafetyEntry } from '../../../../src/shared/api';
-import type { UpdateStatus } from '../../../../src/shared/updates';
+import type { SafetyEntry } from '../../../../src/shared/app-api/api';
+import type { UpdateStatus } from '../../../../src/shared/app-api/updates';
 
 // The organisation's profiles.json with an update address (updates are off without one).
 const PROFILES = join(resolve(import.meta.dirname, '../../../support/updates-resources'), 'profiles.json');

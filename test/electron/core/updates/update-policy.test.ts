@@ -11,7 +11,7 @@ import {
   UpdatePolicy,
   type UpdaterPort,
 } from '../../../../electron/core/updates';
-import type { UpdateStatus } from '../../../../src/shared/updates';
+import type { UpdateStatus } from '../../../../src/shared/app-api/updates';
 import { FakeClock } from '../../../support/fake-clock';
 
 function setUp(check: () => Promise<void> = async () => {}) {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { organisationSettings } from '../../../../electron/core/managed-settings';
-import { ProfileStore } from '../../../../electron/core/profiles';
+import { ProfileRegistry } from '../../../../electron/core/profiles';
 import { readUpdateSettings } from '../../../../electron/core/updates';
 import { onlyOn } from '../../../support/platform';
 
@@ -88,7 +88,7 @@ describe('update settings from the organisation’s policies and files', () => {
       machineFile: join(base, 'none.json'),
       posix: { trustedUids: [0, process.getuid?.() ?? 0] },
     });
-    const store = await ProfileStore.open({ dataDir: join(base, 'data'), builtIns: source });
+    const store = await ProfileRegistry.open({ dataDir: join(base, 'data'), builtIns: source });
     const { block, sourceName } = store.organisationUpdates;
     return {
       addresses: store.list().profiles.map((p) => p.baseUrl),
