@@ -21,4 +21,5 @@ export type { EntryLookup, OutboxEntry } from './outbox-records';
 export { newOutboxEntry, type OutboxRow, OutboxRowSchema } from './outbox-records';
 export { BrowserStorageError, Outbox, type SafetyCopyWrites, safetyEntryOf } from './outbox';
 export { SetAsideStore } from './set-aside.svelte';
-export { default as SetAsideRecords } from './SetAsideRecords.svelte';
+// Rows set aside are rare: their list loads the first time there is one (not at start-up).
+export const loadSetAsideRecords = () => import('./SetAsideRecords.svelte');

@@ -577,6 +577,8 @@ const messages: Partial<Messages> = {
     }),
   'storage.setAsideAt': (d) => d.record + ' · set aside at ' + d.time,
   'storage.setAsideDataLabel': (d) => 'Data of ' + d.id,
+  'storage.setAsideFailed': (d) =>
+    'The records set aside could not be shown: ' + d.reason + '. They are kept on this device.',
   'storage.setAsideIntro': () =>
     'These entries on this device are damaged and will not be sent. Copy their data to enter the animals again, or to send to support.',
   'storage.setAsideRecordLabel': (d) => 'Set-aside record ' + d.id,

@@ -971,6 +971,8 @@ const messages: Messages = {
     }),
   'storage.setAsideAt': (d) => d.record + ' · apartado a las ' + d.time,
   'storage.setAsideDataLabel': (d) => 'Datos de ' + d.id,
+  'storage.setAsideFailed': (d) =>
+    'No se pudieron mostrar los registros apartados: ' + d.reason + '. Se conservan en este equipo.',
   'storage.setAsideIntro': () =>
     'Estas entradas de este equipo están dañadas y no se enviarán. Copia sus datos para volver a introducir los animales o para enviarlos al soporte.',
   'storage.setAsideRecordLabel': (d) => 'Registro apartado ' + d.id,

@@ -560,6 +560,7 @@ export interface Messages {
   'storage.restoredMore': (d: { count: number; more: number; names: string | number }) => string;
   'storage.setAsideAt': (d: { record: string | number; time: string | number }) => string;
   'storage.setAsideDataLabel': (d: { id: string | number }) => string;
+  'storage.setAsideFailed': (d: { reason: string | number }) => string;
   'storage.setAsideIntro': () => string;
   'storage.setAsideRecordLabel': (d: { id: string | number }) => string;
   'storage.setAsideTitle': () => string;
