@@ -51,6 +51,9 @@ function runHelper(executable: string, args: string[], input = ''): Promise<stri
       if (answer.ok) resolve(answer.value);
       else reject(new Error(answer.message));
     });
+    // A helper that ends before reading its input (one that cannot start, or answers nothing)
+    // makes this write fail with EPIPE: the answer, or its absence, is judged on 'close' above.
+    child.stdin.on('error', () => undefined);
     child.stdin.end(input);
   });
 }
