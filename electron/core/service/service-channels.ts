@@ -18,6 +18,9 @@ export type SendKept = (
   send: () => Promise<Result<Created>>,
 ) => Promise<Result<Created>>;
 
+/** Off: see createPet's answer handling. */
+const HOLD_AFTER_TIMEOUT = false;
+
 export interface ServiceChannels {
   handlers: Handlers<
     'listPets' | 'getPet' | 'createPet' | 'ordersRaw' | 'testKey' | 'governorSnapshot' | 'diagnostics'
@@ -46,7 +49,13 @@ export function serviceChannels(clients: ProfileClients, sendKept: SendKept, clo
       if (creating.get(id) === under) creating.delete(id);
     };
     under.created.then((result) => {
-      if (!result.ok && result.error.code === 'timeout') under.settles = clock.setTimeout(done, SEND_SETTLES_MS);
+      // Held for SEND_SETTLES_MS after a timeout (c0b75b1) every send of the entry got the timeout
+      // again for a minute of real time, which the window reads as the service unreachable: the
+      // whole queue stopped and the screen said Offline while the service answered (faults.spec:
+      // 65 waiting, "Offline"). Taken back; the simulator's day 363 it fixed is open again
+      // (docs/simulation.md, "not yet fixed"; the it.fails in app-core-journal.test.ts).
+      if (HOLD_AFTER_TIMEOUT && !result.ok && result.error.code === 'timeout')
+        under.settles = clock.setTimeout(done, SEND_SETTLES_MS);
       else done();
     }, done);
     creating.set(id, under);
