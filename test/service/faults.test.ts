@@ -1,7 +1,9 @@
 import { once } from 'node:events';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { RequestLogLine } from './index';
-import { call, errorOf, serve } from './test-helpers';
+import { readRequestLog, type RequestLogLine } from './index';
+import { call, errorOf, serve, tempFolder } from './test-helpers';
 
 const REX = { name: 'Rex', categoryId: 1 };
 
@@ -44,6 +46,42 @@ describe('faults', () => {
     await once(service.events, 'prepared');
     await service.stop();
     await expect(hanging).rejects.toThrow();
+  }, 10_000);
+
+  it('has written every line, a stalled request\'s too, when stop() resolves (the caller may then remove the folder)', async () => {
+    // CI (stop 36): the e2e fixture removed the data folder right after stop(); a stalled request's
+    // line came a loop turn later (a socket's 'close' follows its server's), and appendFileSync threw
+    // ENOENT as an uncaught error in the test runner.
+    const folder = await tempFolder();
+    const logFile = join(folder, 'requests.log');
+    const service = await serve({ faults: 'stall:1', logFile });
+    const hanging = fetch(`${service.url}/pets`, { headers: { Authorization: 'Bearer test-key-1' } }).then(
+      () => 'answered',
+      () => 'closed',
+    );
+    await once(service.events, 'prepared');
+    await service.stop();
+    const lines = (await readRequestLog(logFile)).map((line) => line.outcome);
+    await rm(folder, { recursive: true, force: true });
+    expect(await hanging).toBe('closed');
+    expect(lines).toEqual(['stalled']);
+  }, 10_000);
+
+  it('writes nothing after stop() for a request it was still delaying', async () => {
+    const folder = await tempFolder();
+    const logFile = join(folder, 'requests.log');
+    const service = await serve({ latencyMs: '300..300', logFile });
+    const hanging = fetch(`${service.url}/pets`, { headers: { Authorization: 'Bearer test-key-1' } }).then(
+      () => 'answered',
+      () => 'closed',
+    );
+    await once(service.events, 'prepared');
+    const handled = once(service.events, 'handled');
+    await service.stop();
+    expect(await hanging).toBe('closed');
+    // The delayed operation ends 300 ms later, after the service stopped: nothing is written.
+    await handled;
+    expect(await readRequestLog(logFile)).toEqual([]);
   }, 10_000);
 
   it('never faults a request refused before the operation (401, 400)', async () => {

@@ -2,7 +2,7 @@
  * The local Animal Adoption Service (interface.md): `startService(options)` starts it over real
  * HTTP and returns its base URL (ending in `/v1`) and `stop()`. See docs/local-service.md.
  */
-import { EventEmitter } from 'node:events';
+import { EventEmitter, once } from 'node:events';
 import { createServer, STATUS_CODES, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { createFaultPicker, createLatencyPicker } from './faults';
@@ -111,6 +111,7 @@ export async function startService(input: ServiceOptions = {}): Promise<RunningS
 
   const limiter = new RateLimiter(options);
   const events = new EventEmitter();
+  const requestLog = new RequestLog(options.logFile, (line) => events.emit('line', line));
   const handler = createRequestHandler({
     store,
     idempotency,
@@ -120,8 +121,9 @@ export async function startService(input: ServiceOptions = {}): Promise<RunningS
     now,
     keys: options.keys,
     limiter,
-    log: new RequestLog(options.logFile, (line) => events.emit('line', line)),
+    log: requestLog,
     onPrepared: (method, path) => events.emit('prepared', { method, path }),
+    onHandled: () => events.emit('handled'),
     pickFault: createFaultPicker(options.faults, options.seed),
     pickLatency: createLatencyPicker(options.latency, options.seed),
   });
@@ -147,8 +149,14 @@ export async function startService(input: ServiceOptions = {}): Promise<RunningS
     stop: () => {
       stopping ??= (async () => {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        // A socket's 'close' comes a loop turn after its server's (net.Socket emits it from the
+        // handle's close callback; the server counts the socket gone in _destroy), and a stalled
+        // request writes its log line on that 'close': wait for each, so that no line is written
+        // after stop() resolves (a caller may remove the log's folder then).
+        const socketsClosed = [...sockets].map((socket) => once(socket, 'close'));
         for (const socket of sockets) socket.destroy();
-        await closed;
+        await Promise.all([closed, ...socketsClosed]);
+        requestLog.close();
         await saves?.flush();
       })();
       return stopping;

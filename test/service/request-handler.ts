@@ -21,6 +21,8 @@ export interface HandlerContext extends OperationContext {
   pickLatency(): number;
   /** Called once an operation is validated (and its Idempotency-Key claimed), before latency and faults. */
   onPrepared(method: string, path: string): void;
+  /** When the service is done with a request (answered, reset, stalled and closed, or dropped). */
+  onHandled(): void;
 }
 
 /** What is known about a request so far, for its log line. */
@@ -102,9 +104,11 @@ function reset(ctx: HandlerContext, exchange: Exchange): void {
 export function createRequestHandler(ctx: HandlerContext) {
   return (req: IncomingMessage, res: ServerResponse): void => {
     const exchange = new Exchange(req, res, ctx.now());
-    handle(ctx, exchange).catch((error: unknown) => {
-      if (!res.headersSent && !res.destroyed) send(ctx, exchange, errorReply(500, 'internal_error', String(error)));
-    });
+    handle(ctx, exchange)
+      .catch((error: unknown) => {
+        if (!res.headersSent && !res.destroyed) send(ctx, exchange, errorReply(500, 'internal_error', String(error)));
+      })
+      .finally(() => ctx.onHandled());
   };
 }
 

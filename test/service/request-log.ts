@@ -31,14 +31,24 @@ export interface RequestLogLine {
 }
 
 export class RequestLog {
+  #closed = false;
+
   constructor(
     private readonly file: string | undefined,
     private readonly onLine: (line: RequestLogLine) => void = () => {},
   ) {}
 
   write(line: RequestLogLine): void {
+    // A request the stopped service was still working on (its latency wait, its save) ends after
+    // stop(): the service is gone, its folder may be too, so nothing more is written.
+    if (this.#closed) return;
     if (this.file) appendFileSync(this.file, `${JSON.stringify(line)}\n`);
     this.onLine(line);
+  }
+
+  /** Called once the service has stopped: later lines are dropped. */
+  close(): void {
+    this.#closed = true;
   }
 }
 
