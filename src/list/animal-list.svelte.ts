@@ -182,7 +182,9 @@ export class AnimalListStore {
   }
 
   async #load(request: number, query: { limit: number; status?: AnimalStatus }): Promise<void> {
-    const cached = await this.cache.readList(query);
+    // The saved answer is a help, not a gate: a database that cannot be read (closing, damaged:
+    // the storage notice says so) is as if nothing were saved, and the service is still asked.
+    const cached = await this.cache.readList(query).catch(() => null);
     if (request !== this.#request) return;
     this.rows = collapseDuplicateIds(cached?.animals ?? [], (row) => row.id);
     this.fetchedAt = cached?.fetchedAt ?? null;
@@ -195,7 +197,8 @@ export class AnimalListStore {
     if (result.ok) {
       // An answer may repeat an id (the core notes it in Diagnostics): one row per id, the last record wins.
       const animals = collapseDuplicateIds(result.data.animals, (animal) => animal.id);
-      await this.cache.saveList(query, animals, result.data.fetchedAt);
+      // Not saved: it is still the service's answer, shown as such (the next load asks again).
+      await this.cache.saveList(query, animals, result.data.fetchedAt).catch(() => undefined);
       if (request !== this.#request) return;
       this.rows = animals.map((animal) => ({ id: animal.id, animal, confirmedAt: result.data.fetchedAt }));
       this.fetchedAt = result.data.fetchedAt;
@@ -211,7 +214,7 @@ export class AnimalListStore {
 
   /** Never fetched and unreachable: answer the query from every cached animal ("Saved on this device"). */
   async #fromCachedAnimals(request: number, query: { limit: number; status?: AnimalStatus }): Promise<void> {
-    const all = await this.cache.all();
+    const all = await this.cache.all().catch(() => []);
     if (request !== this.#request || all.length === 0) return;
     const matching = all
       .filter((row) => !query.status || row.animal.status === query.status)

@@ -48,7 +48,7 @@ describe('faults', () => {
     await expect(hanging).rejects.toThrow();
   }, 10_000);
 
-  it('has written every line, a stalled request\'s too, when stop() resolves (the caller may then remove the folder)', async () => {
+  it("has written every line, a stalled request's too, when stop() resolves (the caller may then remove the folder)", async () => {
     // CI (stop 36): the e2e fixture removed the data folder right after stop(); a stalled request's
     // line came a loop turn later (a socket's 'close' follows its server's), and appendFileSync threw
     // ENOENT as an uncaught error in the test runner.

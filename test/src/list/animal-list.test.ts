@@ -111,6 +111,35 @@ describe('AnimalListStore', () => {
     expect(api.calls.length).toBe(calls);
   });
 
+  it('a cache that cannot be read or written never leaves the list waiting: the service is asked and its answer shown', async () => {
+    // A list stuck "loading" (waiting forever) also ignores refreshIfStale, so a key saved later
+    // sent nothing (key-prompts.spec, once in a loaded run).
+    const api = fakeAdoptionApi();
+    api.handle('listPets', () => ok({ animals, fetchedAt: 7000 }));
+    const id = fresh();
+    const cache = new AnimalCache(openProfileDb(id));
+    const broken = new DOMException('the database connection is closing', 'InvalidStateError');
+    vi.spyOn(cache, 'readList').mockRejectedValue(broken);
+    vi.spyOn(cache, 'saveList').mockRejectedValue(broken);
+    const list = new AnimalListStore(api, id, cache);
+    await list.load();
+    expect(api.calls.map((c) => c.channel)).toEqual(['listPets']);
+    expect(list.waiting).toBe(false);
+    expect(list.state).toBe('loaded');
+    expect(list.source).toBe('service');
+    expect(list.rows).toHaveLength(3);
+
+    api.handle('listPets', () => err('offline', 'no connection'));
+    vi.spyOn(cache, 'all').mockRejectedValue(broken);
+    await list.load();
+    expect(list.waiting).toBe(false);
+    expect(list.error?.code).toBe('offline');
+    api.handle('listPets', () => ok({ animals, fetchedAt: 8000 }));
+    await list.refreshIfStale();
+    expect(list.fetchedAt).toBe(8000);
+    expect(list.error).toBeNull();
+  });
+
   it('shows one row per id when an answer repeats ids (the last record wins), saved and after a reload', async () => {
     const repeated: Animal[] = [
       animals[0]!,
