@@ -12,11 +12,13 @@
  *   --hog           runs a CPU hog beside the workers (the verdicts must not change)
  *   --chunk N       days per chunk (default 100)
  *
+ * The workers' reports go to test-results/simulate/run-<pid>/ (printed), one folder per run.
+ *
  * Each worker is a vitest process (test/sim/vitest.simulate.config.ts: the window's Svelte stores
  * are compiled as the renderer's tests compile them) running test/sim/run/days.run.ts.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -24,7 +26,8 @@ import { addTotals, emptyTotals, summaryLine } from './totals';
 import { type Chunk, type ChunkReport, chunkSeed, type Work } from './run/work';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const OUT = join(ROOT, 'test-results', 'simulate');
+// Each run its own folder: a replay started while a long run goes on leaves that run's reports be.
+const OUT = join(ROOT, 'test-results', 'simulate', `run-${process.pid}`);
 
 const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
 if (major < 22 || (major === 22 && minor < 12)) {
@@ -100,7 +103,6 @@ function readReports(file: string): ChunkReport[] {
 }
 
 async function main(): Promise<void> {
-  rmSync(OUT, { recursive: true, force: true });
   mkdirSync(OUT, { recursive: true });
   const all = chunks();
   const count = Math.min(workers, all.length);
@@ -108,6 +110,7 @@ async function main(): Promise<void> {
     chunks: all.filter((chunk) => chunk.index % count === index),
     out: join(OUT, `worker-${index}.jsonl`),
   }));
+  console.log(`reports in ${OUT}`);
   console.log(
     values.path !== undefined
       ? `replaying seed ${seed}, path "${values.path}"`

@@ -46,7 +46,17 @@ export function addTotals(totals: Totals, more: Totals): void {
   for (const [kind, n] of Object.entries(more.counts)) totals.counts[kind] = (totals.counts[kind] ?? 0) + n;
 }
 
-/** The closing line of a run. */
+/**
+ * The closing line of a run: the five figures, then, only when there were any, the days that
+ * failed by waiting or by a key where it must not be (so such a run never reads clean).
+ */
 export function summaryLine(totals: Totals): string {
-  return `${totals.days} days, ${totals.animals} animals, ${totals.lost} lost, ${totals.twice} sent twice, ${totals.untrue} untrue screens`;
+  const more = [
+    ...(totals.waits > 0 ? [`${totals.waits} still waiting`] : []),
+    ...(totals.keys > 0 ? [`${totals.keys} keys where they must not be`] : []),
+  ];
+  return [
+    `${totals.days} days, ${totals.animals} animals, ${totals.lost} lost, ${totals.twice} sent twice, ${totals.untrue} untrue screens`,
+    ...more,
+  ].join(', ');
 }
