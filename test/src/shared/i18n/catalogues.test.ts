@@ -11,6 +11,7 @@ import {
   PSEUDO_OPEN,
   pseudoMessage,
   readCatalogue,
+  windowKeys,
 } from '../../../../scripts/i18n/compile-messages';
 import { currentLanguage, formatNumber, matchLanguage, t, useLanguage } from '../../../../src/shared/i18n';
 
@@ -44,6 +45,18 @@ describe('the message catalogues', () => {
     const same = [...en].filter(([key, text]) => es.get(key) === text && /\p{L}{3}/u.test(text)).map(([key]) => key);
     // Names and words Spanish writes the same way: the product's name, "Local demo", units.
     expect(same.filter((key) => !SAME_IN_SPANISH.has(key))).toEqual([]);
+  });
+
+  it("sort the areas by who shows them: window/ those the window's build carries whole, core/ the others", () => {
+    const files = catalogueFiles('en');
+    const keys = [...readCatalogue('en').keys()];
+    const inWindow = new Set(windowKeys(keys));
+    const whole = (area: string) => keys.filter((key) => key.startsWith(`${area}.`)).every((key) => inWindow.has(key));
+    const misplaced = [...files].filter(([area, path]) => path.startsWith('window/') !== whole(area));
+    expect(misplaced.map(([, path]) => path)).toEqual([]);
+    expect(new Set([...files.values()].map((path) => path.split('/')[0]))).toEqual(new Set(['core', 'window']));
+    // Spanish in the same folders (npm run messages refuses otherwise)
+    expect(catalogueFiles('es')).toEqual(files);
   });
 });
 
