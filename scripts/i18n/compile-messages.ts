@@ -1,13 +1,16 @@
 /**
- * Compiles the message catalogues (src/shared/i18n/catalogues/<language>/<area>.json, ICU
+ * Compiles the message catalogues (src/shared/i18n/catalogues/<language>/<group>/<area>.json, ICU
  * MessageFormat 1) into TypeScript modules of message functions (src/shared/i18n/generated/),
- * with @messageformat/core: one module per language (the window loads English with the start-up
- * and the others when chosen), English once more with only the messages src/ names (the window's:
- * `windowKeys`), the `Messages` type every language must satisfy (its parameters
- * from the ICU arguments: a plural's or a number's argument is a number), and the pseudo-locale
- * en-XA (docs/i18n.md). Checks first, and refuses with the list of what is wrong: a file or key
- * one language has and another lacks, a message that does not parse, a plural without `other`,
- * or a translation whose arguments differ from the English ones.
+ * with @messageformat/core. The group folders only sort the areas (`window/`: those the window's
+ * build carries whole; `core/`: the core's, the host's, Electron main's, the demo's): a key is
+ * `<area>.<key>` whichever folder holds its file. It makes one module per language (the window
+ * loads English with the start-up and the others when chosen), English once more with only the
+ * messages src/ names (the window's: `windowKeys`), the `Messages` type every language must satisfy
+ * (its parameters from the ICU arguments: a plural's or a number's argument is a number), and the
+ * pseudo-locale en-XA (docs/i18n.md). Checks first, and refuses with the list of what is wrong: a
+ * file or key one language has and another lacks, a file in another folder than English's, an area
+ * named twice, a message that does not parse, a plural without `other`, or a translation whose
+ * arguments differ from the English ones.
  *
  * `npm run messages` writes the files; test/src/shared/i18n/catalogues.test.ts fails when the committed
  * ones are not what this makes of the catalogues.
@@ -16,7 +19,7 @@ import MessageFormat from '@messageformat/core';
 import compileModule from '@messageformat/core/lib/compile-module.js';
 import { parse, type Token } from '@messageformat/parser';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { basename, join, relative, resolve, sep } from 'node:path';
 import { format, resolveConfig } from 'prettier';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
@@ -34,15 +37,32 @@ export const PSEUDO_CLOSE = '⟧';
 
 type Catalogue = Map<string, string>;
 
+/**
+ * A language's catalogue files, area → path from the language's folder (`window/list.json`): the
+ * file name is the area, at any depth. Throws on an area named twice (two files would feed one key).
+ */
+export function catalogueFiles(language: string, dir = CATALOGUES_DIR): Map<string, string> {
+  const folder = join(dir, language);
+  const files = new Map<string, string>();
+  const paths = readdirSync(folder, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.json'))
+    // `/` on every system (Windows gives window\list.json), in a stable order
+    .map((entry) => relative(folder, join(entry.parentPath, entry.name)).split(sep).join('/'))
+    .sort();
+  for (const path of paths) {
+    const area = basename(path, '.json');
+    const before = files.get(area);
+    if (before) throw new Error(`${language}/${path}: the area "${area}" is ${language}/${before} already`);
+    files.set(area, path);
+  }
+  return new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
 /** A catalogue's messages, keyed `<area>.<key>` (the file name is the area). */
 export function readCatalogue(language: string, dir = CATALOGUES_DIR): Catalogue {
   const messages: Catalogue = new Map();
-  const folder = join(dir, language);
-  for (const file of readdirSync(folder)
-    .filter((name) => name.endsWith('.json'))
-    .sort()) {
-    const area = file.slice(0, -'.json'.length);
-    const data: unknown = JSON.parse(readFileSync(join(folder, file), 'utf8'));
+  for (const [area, file] of catalogueFiles(language, dir)) {
+    const data: unknown = JSON.parse(readFileSync(join(dir, language, file), 'utf8'));
     if (typeof data !== 'object' || data === null || Array.isArray(data)) {
       throw new Error(`${language}/${file}: not an object of messages`);
     }
@@ -245,8 +265,17 @@ export async function compileCatalogues(dir = CATALOGUES_DIR): Promise<CompileRe
     const tokens = parseMessage(SOURCE_LANGUAGE, key, source.get(key) ?? '', problems);
     if (tokens) args.set(key, argumentsOf(tokens));
   }
+  const sourceFiles = catalogueFiles(SOURCE_LANGUAGE, dir);
   for (const [language, catalogue] of catalogues) {
     if (language === SOURCE_LANGUAGE) continue;
+    // The same files in the same folders as English: a translator finds each area where English has it.
+    const files = catalogueFiles(language, dir);
+    for (const [area, path] of sourceFiles) {
+      const there = files.get(area);
+      if (!there) problems.push(`${language}/${path}: missing (English has it)`);
+      else if (there !== path) problems.push(`${language}/${there}: English has it at ${SOURCE_LANGUAGE}/${path}`);
+    }
+    for (const [area, path] of files) if (!sourceFiles.has(area)) problems.push(`${language}/${path}: not in English`);
     for (const key of keys) if (!catalogue.has(key)) problems.push(`${language} ${key}: missing (English has it)`);
     for (const key of catalogue.keys()) if (!source.has(key)) problems.push(`${language} ${key}: not in English`);
     for (const [key, text] of catalogue) {

@@ -3,12 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  catalogueFiles,
+  CATALOGUES_DIR,
   compileCatalogues,
   GENERATED_DIR,
   PSEUDO_CLOSE,
   PSEUDO_OPEN,
   pseudoMessage,
   readCatalogue,
+  windowKeys,
 } from '../../../../scripts/i18n/compile-messages';
 import { currentLanguage, formatNumber, matchLanguage, t, useLanguage } from '../../../../src/shared/i18n';
 
@@ -23,6 +26,18 @@ describe('the message catalogues', () => {
     // compiling formats with prettier: seconds on a busy or a Windows runner
   }, 30_000);
 
+  it("are read whole: every message of every file in a language's folders", () => {
+    for (const language of ['en', 'es']) {
+      const folder = join(CATALOGUES_DIR, language);
+      const written = readdirSync(folder, { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile())
+        .map((entry) => Object.keys(JSON.parse(readFileSync(join(entry.parentPath, entry.name), 'utf8'))).length)
+        .reduce((sum, count) => sum + count, 0);
+      expect(written, language).toBeGreaterThan(0);
+      expect(readCatalogue(language).size, language).toBe(written);
+    }
+  });
+
   it('have every English message in Spanish, translated unless it is a name', () => {
     const en = readCatalogue('en');
     const es = readCatalogue('es');
@@ -30,6 +45,18 @@ describe('the message catalogues', () => {
     const same = [...en].filter(([key, text]) => es.get(key) === text && /\p{L}{3}/u.test(text)).map(([key]) => key);
     // Names and words Spanish writes the same way: the product's name, "Local demo", units.
     expect(same.filter((key) => !SAME_IN_SPANISH.has(key))).toEqual([]);
+  });
+
+  it("sort the areas by who shows them: window/ those the window's build carries whole, core/ the others", () => {
+    const files = catalogueFiles('en');
+    const keys = [...readCatalogue('en').keys()];
+    const inWindow = new Set(windowKeys(keys));
+    const whole = (area: string) => keys.filter((key) => key.startsWith(`${area}.`)).every((key) => inWindow.has(key));
+    const misplaced = [...files].filter(([area, path]) => path.startsWith('window/') !== whole(area));
+    expect(misplaced.map(([, path]) => path)).toEqual([]);
+    expect(new Set([...files.values()].map((path) => path.split('/')[0]))).toEqual(new Set(['core', 'window']));
+    // Spanish in the same folders (npm run messages refuses otherwise)
+    expect(catalogueFiles('es')).toEqual(files);
   });
 });
 
@@ -95,6 +122,69 @@ describe('a broken catalogue', () => {
         expect.stringMatching(/^es area\.three: /),
       ]),
     );
+  });
+});
+
+describe('catalogue files in folders', () => {
+  let dir = '';
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** Catalogues of the given files, path (`en/window/list.json`) → messages. */
+  function files(contents: Record<string, Record<string, string>>): string {
+    dir = mkdtempSync(join(tmpdir(), 'catalogues-'));
+    for (const [path, messages] of Object.entries(contents)) {
+      mkdirSync(join(dir, path, '..'), { recursive: true });
+      writeFileSync(join(dir, path), JSON.stringify(messages));
+    }
+    return dir;
+  }
+
+  it('key a message by its file name, whichever folder holds it', async () => {
+    const result = await compileCatalogues(
+      files({
+        'en/window/list.json': { title: 'Animals' },
+        'en/core/service.json': { down: 'The service is down' },
+        'es/window/list.json': { title: 'Animales' },
+        'es/core/service.json': { down: 'El servicio no responde' },
+      }),
+    );
+    expect(result.problems).toEqual([]);
+    expect(readCatalogue('es', dir)).toEqual(
+      new Map([
+        ['list.title', 'Animales'],
+        ['service.down', 'El servicio no responde'],
+      ]),
+    );
+    expect(catalogueFiles('en', dir)).toEqual(
+      new Map([
+        ['list', 'window/list.json'],
+        ['service', 'core/service.json'],
+      ]),
+    );
+  });
+
+  it('are refused where a translation sits in another folder than English, or lacks a file English has', async () => {
+    const result = await compileCatalogues(
+      files({
+        'en/window/list.json': { title: 'Animals' },
+        'en/core/service.json': { down: 'The service is down' },
+        'es/core/list.json': { title: 'Animales' },
+        'es/window/extra.json': { more: 'Más' },
+      }),
+    );
+    expect(result.files.size).toBe(0);
+    expect(result.problems).toEqual(
+      expect.arrayContaining([
+        'es/core/list.json: English has it at en/window/list.json',
+        'es/core/service.json: missing (English has it)',
+        'es/window/extra.json: not in English',
+      ]),
+    );
+  });
+
+  it('are refused where two files name one area', () => {
+    files({ 'en/window/list.json': { title: 'Animals' }, 'en/core/list.json': { other: 'Other' } });
+    expect(() => readCatalogue('en', dir)).toThrow('en/window/list.json: the area "list" is en/core/list.json already');
   });
 });
 
