@@ -209,9 +209,9 @@ export class Outbox {
   /**
    * The entry is in doubt and waits until `at` before the service is looked at (a send may
    * still be under way there): queued, the doubt kept, no failure counted, and `updatedAt` left
-   * as it was (the time the wait is counted from).
+   * as it was (the time the wait is counted from). `reason` (a `settling` error) says why it waits.
    */
-  async waitInDoubt(localId: string, at: number, doubtSince: number): Promise<OutboxEntry | null> {
+  async waitInDoubt(localId: string, at: number, doubtSince: number, reason: AppError): Promise<OutboxEntry | null> {
     const db = this.db;
     return db.transaction('rw', db.outbox, async () => {
       const row = await db.outbox.get(localId);
@@ -220,6 +220,7 @@ export class Outbox {
         ...row,
         state: 'queued',
         nextAttemptAt: at,
+        lastError: reason,
         doubtSince: row.doubtSince ?? doubtSince,
       };
       await db.outbox.put(written);

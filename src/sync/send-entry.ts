@@ -4,7 +4,10 @@
  * - In doubt (a send may have reached the service unanswered, or the app closed mid-send):
  *   resent only when that is certain to create no second animal; otherwise left to staff
  *   ("check needed"), see reconcile.ts and idempotency-evidence.ts. After a timeout the
- *   service is looked at only once that send has had time to finish there (`SEND_SETTLES_MS`).
+ *   service is looked at only once that send has had time to finish there (`SEND_SETTLES_MS`),
+ *   and the core answers a send of it before then `settling` (another window gave up on it, or
+ *   the core did after this window closed): either way the entry waits, in doubt, until then
+ *   (`settlingUntil`), while the engine goes on with the others. Neither is a failure.
  * - Sent: the animal is the entry's record; an answer naming an animal the app already knew
  *   is a replay, which proves the service keeps keys.
  * - Failed: refused (400) → staff edit or discard it; key trouble → the profile pauses;
@@ -12,11 +15,12 @@
  */
 import { SEND_SETTLES_MS } from '../shared/app-api/api';
 import type { AdoptionApi } from '../shared/app-api/client';
-import type { AppError } from '../shared/app-api/result';
+import { type AppError, err } from '../shared/app-api/result';
+import { t } from '../language';
 import { AnimalCache, type Outbox, type OutboxEntry, type ProfileDb } from '../storage';
 import { isIdempotencyAnswer, keysTrusted, readEvidence, recordEvidence } from './idempotency-evidence';
 import { knownIdsFor, lookForEntry } from './reconcile';
-import { decideAfterSendError, type PausedFor, retryDelay } from './sync-decisions';
+import { decideAfterSendError, type PausedFor, RETRY_MIN_MS, retryDelay } from './sync-decisions';
 
 export interface SendContext {
   api: Pick<AdoptionApi, 'createPet' | 'listPets'>;
@@ -44,6 +48,16 @@ const done = (entry: OutboxEntry | null): TryOutcome => ({ lastError: null, paus
  */
 export { SEND_SETTLES_MS };
 
+/**
+ * Until when the entry waits for an earlier send of it to settle at the service (it is neither
+ * looked for in the lists nor sent before), or null when it does not. The engine passes over such
+ * an entry and sends the next (sync-engine.ts).
+ */
+export function settlingUntil(entry: OutboxEntry, now: number): number | null {
+  const until = entry.lastError?.code === 'settling' ? entry.nextAttemptAt : null;
+  return until !== null && until > now && entry.state === 'queued' ? until : null;
+}
+
 interface Step {
   step: 'check' | 'send';
   /** When the doubt about the entry began, or null when its outcome is known. */
@@ -57,12 +71,16 @@ export async function tryEntry(ctx: SendContext, entry: OutboxEntry, all: Outbox
   // An entry found in `sending` was cut off (the app closed mid-send): its outcome is unknown.
   const doubtSince = entry.doubtSince ?? (entry.state === 'sending' ? entry.updatedAt : null);
   const startedAt = ctx.now();
+  // Not before an earlier send of it has settled at the service (a pass forced early included).
+  if (settlingUntil(entry, startedAt) !== null) return done(entry);
   if (doubtSince !== null && !keysTrusted(await readEvidence(db, serviceUrl), doubtSince, startedAt)) {
     // The app gave up waiting, not the service: a list read while that send may still be under
     // way there proves nothing.
     const settlesAt = entry.updatedAt + SEND_SETTLES_MS;
-    if (entry.lastError?.code === 'timeout' && startedAt < settlesAt)
-      return done(await outbox.waitInDoubt(entry.localId, settlesAt, doubtSince));
+    if (entry.lastError?.code === 'timeout' && startedAt < settlesAt) {
+      const waiting = err('settling', t('sync.settling'), { retryAfterMs: settlesAt - startedAt, notSent: true });
+      return done(await outbox.waitInDoubt(entry.localId, settlesAt, doubtSince, waiting.error));
+    }
     const known = knownIdsFor(entry, await new AnimalCache(db).all(), all);
     const found = await lookForEntry(api, profileId, entry.animal, known);
     if (!found.ok) return failed(ctx, entry, found.error, { step: 'check', doubtSince, startedAt });
@@ -80,6 +98,14 @@ export async function tryEntry(ctx: SendContext, entry: OutboxEntry, all: Outbox
     const replayed = entry.notOurs.includes(animal.id) || (await new AnimalCache(db).read(animal.id)) !== null;
     if (replayed) await recordEvidence(db, serviceUrl, 'a replayed creation', ctx.now());
     return done(await outbox.markSent(entry.localId, animal));
+  }
+  if (result.error.code === 'settling') {
+    // The core gave up waiting on an earlier send of it (this window's, or one closed since) and
+    // the service may still store it: it waits, in doubt, and is looked for once that has settled.
+    // Not a failure, and nothing about whether the service is reachable (it was not asked).
+    const waitMs = Math.min(Math.max(result.error.retryAfterMs ?? SEND_SETTLES_MS, RETRY_MIN_MS), SEND_SETTLES_MS);
+    const until = startedAt + waitMs;
+    return done(await outbox.waitInDoubt(entry.localId, until, doubtSince ?? startedAt, result.error));
   }
   if (isIdempotencyAnswer(result.error)) {
     await recordEvidence(db, serviceUrl, `an idempotency answer (${result.error.status})`, ctx.now());

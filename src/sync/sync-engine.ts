@@ -1,6 +1,7 @@
 /**
  * The sync engine: drains each profile's outbox through the core, in creation order, one
- * entry at a time per profile (the core paces the requests), and decides when: one pass at
+ * entry at a time per profile (the core paces the requests), passing over an entry that waits for
+ * an earlier send of it to settle at the service (`settlingUntil`), and decides when: one pass at
  * a time per profile, the next try after the backoff, sooner (once) when the service is
  * reachable again. What one try does is send-entry.ts: a refused entry is set aside for
  * staff and the rest keep going; an unusable key pauses that profile's queue; network
@@ -14,7 +15,7 @@ import { createEmitter, type Disposer } from '../shared/basics/emitter';
 import { errorMessage } from '../shared/basics/errors';
 import { t } from '../language';
 import { Outbox, type OutboxEntry, type ProfileDb } from '../storage';
-import { tryEntry } from './send-entry';
+import { settlingUntil, tryEntry } from './send-entry';
 import { retryDelay } from './sync-decisions';
 import { DrainProgress, type SyncProgress } from './sync-progress';
 
@@ -229,11 +230,19 @@ export class SyncEngine {
         all = await outbox.readQueue();
       }
       const now = this.clock.now();
-      const head = this.count(profileId, state, all);
-      if (!head) return;
+      if (!this.count(profileId, state, all)) return;
+      // An entry waiting for an earlier send of it to settle at the service is passed over (never
+      // tried early, not even by a forced pass); the entries after it go on.
+      const { head, settles } = nextToTry(all, now);
+      if (!head) {
+        if (settles !== null) this.schedule(profileId, state, settles);
+        this.emit(profileId);
+        return;
+      }
       const due = force || head.nextAttemptAt === null || head.nextAttemptAt <= now;
       if (attempted.has(head.localId) || !due) {
-        this.schedule(profileId, state, head.nextAttemptAt ?? now + retryDelay(1, this.random));
+        const at = head.nextAttemptAt ?? now + retryDelay(1, this.random);
+        this.schedule(profileId, state, settles === null ? at : Math.min(at, settles));
         this.emit(profileId);
         return;
       }
@@ -246,6 +255,24 @@ export class SyncEngine {
     }
     this.emit(profileId);
   }
+}
+
+/**
+ * The first entry to send, in creation order, passing over those that wait for an earlier send
+ * to settle at the service (`settlingUntil`), and when the first of those is due.
+ */
+function nextToTry(
+  all: readonly OutboxEntry[],
+  now: number,
+): { head: OutboxEntry | undefined; settles: number | null } {
+  let settles: number | null = null;
+  for (const entry of all) {
+    if (entry.state !== 'queued' && entry.state !== 'sending') continue;
+    const until = settlingUntil(entry, now);
+    if (until === null) return { head: entry, settles };
+    settles = settles === null ? until : Math.min(settles, until);
+  }
+  return { head: undefined, settles };
 }
 
 // The state of one profile: its progress, the pass in flight, the timer of its next try, and

@@ -7,8 +7,10 @@
  * Time: the core's HTTP timeouts are shortened (coreOptions) so a stall costs 1.5 s instead
  * of 15 s, and the page runs on Playwright's clock, fast-forwarded while we wait, so the sync
  * engine's 2 s, 4 s, … retry waits, and the minute a doubt waits after a stall (SEND_SETTLES_MS:
- * the service may still store what it was slow with), do not make the suite take minutes.
- * Nothing sleeps.
+ * the service may still store what it was slow with), do not make the suite take minutes. The
+ * core's own hold of a stalled creation (the same minute, on its real clock) is not skipped:
+ * that entry alone waits, answered `settling`, while the rest of the queue goes on (a hold that
+ * answered the timeout again stopped the whole queue here: 65 waiting, "Offline"). Nothing sleeps.
  */
 import type { Page } from '@playwright/test';
 import { loadDataFile, readRequestLog } from '../service/index';

@@ -1,12 +1,14 @@
 /**
  * The service's channels: the Animal Adoption Service's operations through the profile's client,
  * its governor's snapshot, and the request log. A creation goes out between the safety copy's
- * steps (`sendKept`, safety-copy/safety-copy-channels.ts), one per entry at a time, and counts as
- * under way for a minute more when the app gave up waiting on it (`SEND_SETTLES_MS`).
+ * steps (`sendKept`, safety-copy/safety-copy-channels.ts), one per entry at a time; an entry
+ * whose send the app gave up waiting on (a timeout) is not sent again for `SEND_SETTLES_MS`: a
+ * send of it meanwhile is answered `settling` (the other entries go on).
  */
 import { type ChannelOutput, type Handlers, SEND_SETTLES_MS } from '../../../src/shared/app-api/api';
 import type { Clock } from '../../../src/shared/basics/clock';
-import { ok, type Result } from '../../../src/shared/app-api/result';
+import { t } from '../../../src/shared/i18n';
+import { err, ok, type Result } from '../../../src/shared/app-api/result';
 import type { ProfileClients } from './profile-clients';
 
 type Created = ChannelOutput<'createPet'>;
@@ -18,8 +20,8 @@ export type SendKept = (
   send: () => Promise<Result<Created>>,
 ) => Promise<Result<Created>>;
 
-/** Off: see createPet's answer handling. */
-const HOLD_AFTER_TIMEOUT = false;
+/** The shortest wait a `settling` answer asks for (its timer may be a moment late: no busy loop). */
+const SETTLING_MIN_MS = 1_000;
 
 export interface ServiceChannels {
   handlers: Handlers<
@@ -30,36 +32,49 @@ export interface ServiceChannels {
 }
 
 export function serviceChannels(clients: ProfileClients, sendKept: SendKept, clock: Clock): ServiceChannels {
+  /** Creations sent and not answered yet, by profile and idempotency key (see `createPet`). */
+  const creating = new Map<string, Promise<Result<Created>>>();
   /**
-   * Creations under way, by profile and idempotency key (see `createPet`): sent and not answered
-   * yet, or given up on (a timeout) less than `SEND_SETTLES_MS` ago, with the timer that ends that.
+   * Creations the app gave up waiting on (a timeout) less than `SEND_SETTLES_MS` ago, by profile
+   * and idempotency key: when the wait ends, and the timer that ends it.
    */
-  const creating = new Map<string, { created: Promise<Result<Created>>; settles: unknown }>();
+  const settling = new Map<string, { until: number; timer: unknown }>();
 
   function createPet(profileId: string, idempotencyKey: string, send: () => Promise<Result<Created>>) {
     // One creation per entry at a time: a window that takes over the sending (the sender was
-    // closed or reloaded mid-send) may send the entry again while its first send still runs here,
-    // or while the service may still store it after the app gave up waiting (it reads the lists,
-    // finds nothing yet, and sends); it gets that send's answer rather than a second animal.
+    // closed or reloaded mid-send) may send the entry again while its first send still runs here;
+    // it gets that send's answer rather than a second animal.
     const id = `${profileId}\n${idempotencyKey}`;
     const running = creating.get(id);
-    if (running) return running.created;
-    const under: { created: Promise<Result<Created>>; settles: unknown } = { created: send(), settles: null };
-    const done = (): void => {
-      if (creating.get(id) === under) creating.delete(id);
+    if (running) return running;
+    // Nor again soon after the app gave up waiting on it: the service may still store it (a
+    // window that took over read the lists at once, found nothing yet, and sent it: a second
+    // animal on a service that ignores Idempotency-Key; the simulator's day 363). Only this entry
+    // waits: the answer is `settling`, never a timeout again, which the window would read as the
+    // service unreachable and stop the whole queue (c0b75b1, taken back in f4731b2).
+    const held = settling.get(id);
+    if (held) {
+      const waitMs = Math.max(SETTLING_MIN_MS, Math.min(held.until - clock.now(), SEND_SETTLES_MS));
+      return Promise.resolve(
+        err('settling', t('core.sendSettling', { seconds: Math.ceil(waitMs / 1000) }), {
+          retryAfterMs: waitMs,
+          notSent: true,
+        }),
+      );
+    }
+    const created = send();
+    const done = (result: Result<Created> | null): void => {
+      if (creating.get(id) === created) creating.delete(id);
+      if (result && !result.ok && result.error.code === 'timeout') {
+        const timer = clock.setTimeout(() => {
+          if (settling.get(id)?.timer === timer) settling.delete(id);
+        }, SEND_SETTLES_MS);
+        settling.set(id, { until: clock.now() + SEND_SETTLES_MS, timer });
+      }
     };
-    under.created.then((result) => {
-      // Held for SEND_SETTLES_MS after a timeout (c0b75b1) every send of the entry got the timeout
-      // again for a minute of real time, which the window reads as the service unreachable: the
-      // whole queue stopped and the screen said Offline while the service answered (faults.spec:
-      // 65 waiting, "Offline"). Taken back; the simulator's day 363 it fixed is open again
-      // (docs/simulation.md, "not yet fixed"; the it.fails in app-core-journal.test.ts).
-      if (HOLD_AFTER_TIMEOUT && !result.ok && result.error.code === 'timeout')
-        under.settles = clock.setTimeout(done, SEND_SETTLES_MS);
-      else done();
-    }, done);
-    creating.set(id, under);
-    return under.created;
+    created.then(done, () => done(null));
+    creating.set(id, created);
+    return created;
   }
 
   return {
@@ -79,7 +94,8 @@ export function serviceChannels(clients: ProfileClients, sendKept: SendKept, clo
       diagnostics: async () => ok({ entries: clients.diagnostics.entries() }),
     },
     dispose() {
-      for (const { settles } of creating.values()) if (settles !== null) clock.clearTimeout(settles);
+      for (const { timer } of settling.values()) clock.clearTimeout(timer);
+      settling.clear();
       creating.clear();
     },
   };

@@ -112,10 +112,11 @@ const ProxyLoginInput = z.object({
 /**
  * How long a creation the app stopped waiting for (a timeout: the service was slower than the
  * app's 15 s / 30 s limits) may still go on at the service, which may store the animal after the
- * app gave up: a minute, the usual gateway timeout. The core counts it as under way that long
- * (a send of its entry meanwhile gets its answer: electron/core/service/service-channels.ts), and
- * the window reads the service's lists for it only that long after (src/sync/send-entry.ts), so
- * that an empty list means the animal was not stored.
+ * app gave up: a minute, the usual gateway timeout. The core sends that entry again only that long
+ * after it gave up (a send of it meanwhile is answered `settling`, for that entry alone:
+ * electron/core/service/service-channels.ts), and the window reads the service's lists for it
+ * only that long after (src/sync/send-entry.ts), so that an empty list means the animal was not
+ * stored.
  */
 export const SEND_SETTLES_MS = 60 * 1000;
 

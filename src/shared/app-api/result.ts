@@ -27,6 +27,14 @@ export const APP_ERROR_CODES = [
   'proxy_auth',
   /** An answer held an API key where a value of another kind belongs: it was withheld (electron/core/api/router.ts). */
   'withheld',
+  /**
+   * `createPet` only: not sent, because an earlier send of the same entry timed out less than
+   * `SEND_SETTLES_MS` ago and the service may still store it (electron/core/service/service-channels.ts).
+   * `retryAfterMs` says how long the entry waits; the request never left (`notSent`), and it says
+   * nothing of whether the service is reachable. The sync engine sets that entry aside until then
+   * and goes on with the others (src/sync/send-entry.ts).
+   */
+  'settling',
 ] as const;
 export type AppErrorCode = (typeof APP_ERROR_CODES)[number];
 

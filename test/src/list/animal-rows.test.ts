@@ -92,4 +92,18 @@ describe('QueuedRows', () => {
     expect(screen.getAllByTestId('queued-row')).toHaveLength(1);
     expect(screen.getByTestId('queued-row').textContent).toContain('sending…');
   });
+
+  it('marks an entry waiting for an earlier send of it to settle at the service "checking…"', () => {
+    const entry: OutboxEntry = {
+      ...newOutboxEntry({ name: 'Rex', categoryId: '2' }, 0),
+      localId: 'l1',
+      doubtSince: 0,
+      nextAttemptAt: 60_000,
+      lastError: { code: 'settling', message: 'An earlier send may still be stored.', notSent: true },
+    };
+    render(QueuedRows, { entries: [entry] });
+    const row = screen.getByTestId('queued-row');
+    expect(row.textContent).toContain('checking…');
+    expect(row.textContent).not.toContain('waiting to send');
+  });
 });

@@ -134,3 +134,87 @@ describe('online events and the single-pass rule', () => {
     expect(api.createCalls.map((c) => c.animal.name)).toEqual(['First', 'First', 'Second']);
   });
 });
+
+describe('an entry whose earlier send may still be stored by the service', () => {
+  it('waits alone: the entries after it are sent, nothing reads as a failure, and it is neither looked for nor sent early', async () => {
+    // A window closed while the core sent Rex; the core then gave up waiting (a timeout) and the
+    // service may still store it. The window that took over finds Rex cut off mid-send, and the
+    // core answers its send `settling`: Rex waits that long, the others go on (the simulator's day
+    // 363; c0b75b1 answered a timeout instead, and the whole queue stopped as "Offline").
+    const { clock, api, engine, outbox, profileId, nextWait } = setup();
+    const [rex, bella, max] = await outbox.enqueueMany([
+      newAnimal('Rex', '2', 'available'),
+      newAnimal('Bella', '1', 'available'),
+      newAnimal('Max', '3', 'available'),
+    ]);
+    await outbox.markSending(rex!.localId);
+    api.createAnswers.push((input) => {
+      expect(input.idempotencyKey).toBe(rex!.idempotencyKey);
+      return err('settling', 'An earlier send may still be stored.', { retryAfterMs: 45_000, notSent: true });
+    });
+    engine.run();
+    await engine.whenIdle();
+    const heldAt = clock.now();
+
+    expect(api.createCalls.map((call) => call.animal.name)).toEqual(['Rex', 'Bella', 'Max']);
+    const [rexNow, bellaNow, maxNow] = await entriesOf(outbox);
+    expect(rexNow).toMatchObject({
+      localId: rex!.localId,
+      state: 'queued',
+      lastError: { code: 'settling' },
+      nextAttemptAt: heldAt + 45_000,
+      failures: 0,
+    });
+    expect(rexNow!.doubtSince).not.toBeNull();
+    expect([bellaNow, maxNow]).toMatchObject([
+      { localId: bella!.localId, state: 'sent' },
+      { localId: max!.localId, state: 'sent' },
+    ]);
+    // Not a failure: no "did not go through", no pause; the drain stays open for Rex.
+    expect(engine.progress(profileId)).toMatchObject({
+      lastError: null,
+      pausedFor: null,
+      active: true,
+      total: 3,
+      sent: 2,
+      nextAttemptAt: heldAt + 45_000,
+    });
+    expect(nextWait()).toBe(45_000);
+
+    // An "online" event, new work: neither tries Rex before its time.
+    const listsBefore = api.listCalls.length;
+    engine.retryEarly(profileId);
+    await engine.whenIdle();
+    engine.sendPending(profileId);
+    await engine.whenIdle();
+    clock.advance(44_000);
+    await engine.whenIdle();
+    expect(api.createCalls).toHaveLength(3);
+    expect(api.listCalls).toHaveLength(listsBefore);
+
+    // Its time come, Rex is looked for (still in doubt) and, found nowhere, sent.
+    clock.advance(1_000);
+    await engine.whenIdle();
+    expect(api.listCalls.length).toBeGreaterThan(listsBefore);
+    expect(api.createCalls.map((call) => call.animal.name)).toEqual(['Rex', 'Bella', 'Max', 'Rex']);
+    expect(await entriesOf(outbox)).toMatchObject([{ state: 'sent' }, { state: 'sent' }, { state: 'sent' }]);
+  });
+
+  it('waits alone after its own timeout too: the next entry goes before the minute is over', async () => {
+    const { clock, api, engine, outbox, profileId } = setup();
+    await outbox.enqueueMany([newAnimal('Rex', '2', 'available'), newAnimal('Bella', '1', 'available')]);
+    api.failCreate('timeout', 'The service took too long to answer.');
+    engine.run();
+    await engine.whenIdle();
+    expect(api.createCalls.map((call) => call.animal.name)).toEqual(['Rex']);
+    clock.advance(2_000); // the backoff: Rex is found in doubt, and waits out the minute
+    await engine.whenIdle();
+    expect(api.createCalls.map((call) => call.animal.name)).toEqual(['Rex', 'Bella']);
+    expect(api.listCalls).toHaveLength(0);
+    expect(await entriesOf(outbox)).toMatchObject([
+      { state: 'queued', lastError: { code: 'settling' } },
+      { state: 'sent' },
+    ]);
+    expect(engine.progress(profileId)).toMatchObject({ lastError: null, pausedFor: null });
+  });
+});

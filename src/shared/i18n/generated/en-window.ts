@@ -273,6 +273,7 @@ const messages: Partial<Messages> = {
   'list.chipQueued': () => 'waiting to send',
   'list.chipSending': () => 'sending…',
   'list.chipSent': () => 'sent',
+  'list.chipSettling': () => 'checking…',
   'list.exportWhat': () => 'Animals',
   'list.keyProblemNothing': () => 'Nothing to list yet. The service needs a valid API key (above).',
   'list.keyProblemSaved': (d) => 'Showing what was saved at ' + d.time + '. The service needs a valid API key (above).',
@@ -673,6 +674,8 @@ const messages: Partial<Messages> = {
   'sync.sendMine': () => 'Send mine',
   'sync.sendMineLabel': (d) => 'Send mine: ' + d.name,
   'sync.sending': (d) => 'Sending ' + number('en', d.current, 0) + ' of ' + number('en', d.total, 0),
+  'sync.settling': () =>
+    'An earlier send of this animal may still be stored by the service: the app looks for it there once that has settled.',
   'sync.thisProfile': () => 'this profile',
   'toolkit.columnCategory': () => 'category',
   'toolkit.columnCategoryId': () => 'category id',

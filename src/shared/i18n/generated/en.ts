@@ -264,6 +264,10 @@ const messages: Messages = {
   'core.requestFailed': () => 'The request failed unexpectedly.',
   'core.resetTooFar': () => 'The service gave a rate-limit reset more than a day ahead; waiting at most 24 hours.',
   'core.retryAfterTooFar': () => 'The service asked to wait more than a day; waiting at most 24 hours.',
+  'core.sendSettling': (d) =>
+    'An earlier send of this animal may still be stored by the service: the app waits ' +
+    number('en', d.seconds, 0) +
+    ' s more before it looks or sends again.',
   'core.serverError': (d) => 'The service had a problem (HTTP ' + d.status + '). Try again later.',
   'core.serviceSaid': (d) => d.message + ' (The service said: ' + d.said + ')',
   'core.timeout': () => 'The service took too long to answer. Try again in a moment.',
@@ -581,6 +585,7 @@ const messages: Messages = {
   'list.chipQueued': () => 'waiting to send',
   'list.chipSending': () => 'sending…',
   'list.chipSent': () => 'sent',
+  'list.chipSettling': () => 'checking…',
   'list.exportWhat': () => 'Animals',
   'list.keyProblemNothing': () => 'Nothing to list yet. The service needs a valid API key (above).',
   'list.keyProblemSaved': (d) => 'Showing what was saved at ' + d.time + '. The service needs a valid API key (above).',
@@ -998,6 +1003,8 @@ const messages: Messages = {
   'sync.sendMine': () => 'Send mine',
   'sync.sendMineLabel': (d) => 'Send mine: ' + d.name,
   'sync.sending': (d) => 'Sending ' + number('en', d.current, 0) + ' of ' + number('en', d.total, 0),
+  'sync.settling': () =>
+    'An earlier send of this animal may still be stored by the service: the app looks for it there once that has settled.',
   'sync.thisProfile': () => 'this profile',
   'toolkit.columnCategory': () => 'category',
   'toolkit.columnCategoryId': () => 'category id',

@@ -286,6 +286,10 @@ const messages: Messages = {
   'core.resetTooFar': () =>
     'El servicio indicó un restablecimiento del límite de peticiones a más de un día; se espera como máximo 24 horas.',
   'core.retryAfterTooFar': () => 'El servicio pidió esperar más de un día; se espera como máximo 24 horas.',
+  'core.sendSettling': (d) =>
+    'Puede que el servicio aún esté guardando un envío anterior de este animal: la aplicación espera ' +
+    number('es', d.seconds, 0) +
+    ' s más antes de comprobarlo o enviarlo de nuevo.',
   'core.serverError': (d) => 'El servicio tuvo un problema (HTTP ' + d.status + '). Vuelve a intentarlo más tarde.',
   'core.serviceSaid': (d) => d.message + ' (El servicio dijo: ' + d.said + ')',
   'core.timeout': () => 'El servicio tardó demasiado en responder. Vuelve a intentarlo en un momento.',
@@ -619,6 +623,7 @@ const messages: Messages = {
   'list.chipQueued': () => 'en espera de envío',
   'list.chipSending': () => 'enviando…',
   'list.chipSent': () => 'enviado',
+  'list.chipSettling': () => 'comprobando…',
   'list.exportWhat': () => 'Animales',
   'list.keyProblemNothing': () =>
     'Todavía no hay nada que mostrar. El servicio necesita una clave de API válida (arriba).',
@@ -1068,6 +1073,8 @@ const messages: Messages = {
   'sync.sendMine': () => 'Enviar el mío',
   'sync.sendMineLabel': (d) => 'Enviar el mío: ' + d.name,
   'sync.sending': (d) => 'Enviando ' + number('es', d.current, 0) + ' de ' + number('es', d.total, 0),
+  'sync.settling': () =>
+    'Puede que el servicio aún esté guardando un envío anterior de este animal: la aplicación lo buscará allí cuando eso haya terminado.',
   'sync.thisProfile': () => 'este perfil',
   'toolkit.columnCategory': () => 'categoría',
   'toolkit.columnCategoryId': () => 'id de categoría',

@@ -178,6 +178,7 @@ export interface Messages {
   'core.requestFailed': () => string;
   'core.resetTooFar': () => string;
   'core.retryAfterTooFar': () => string;
+  'core.sendSettling': (d: { seconds: number }) => string;
   'core.serverError': (d: { status: string | number }) => string;
   'core.serviceSaid': (d: { message: string | number; said: string | number }) => string;
   'core.timeout': () => string;
@@ -358,6 +359,7 @@ export interface Messages {
   'list.chipQueued': () => string;
   'list.chipSending': () => string;
   'list.chipSent': () => string;
+  'list.chipSettling': () => string;
   'list.exportWhat': () => string;
   'list.keyProblemNothing': () => string;
   'list.keyProblemSaved': (d: { time: string | number }) => string;
@@ -618,6 +620,7 @@ export interface Messages {
   'sync.sendMine': () => string;
   'sync.sendMineLabel': (d: { name: string | number }) => string;
   'sync.sending': (d: { current: number; total: number }) => string;
+  'sync.settling': () => string;
   'sync.thisProfile': () => string;
   'toolkit.columnCategory': () => string;
   'toolkit.columnCategoryId': () => string;

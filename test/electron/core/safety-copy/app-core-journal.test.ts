@@ -191,77 +191,91 @@ describe('one creation per entry at a time in the core', () => {
 });
 
 describe('a creation the core gave up waiting on', () => {
-  // Known defect, taken back (service-channels.ts, HOLD_AFTER_TIMEOUT): holding the timeout for a
-  // minute stopped the whole queue as "Offline"; the simulator's day 363 stays open until a fix
-  // that holds only this entry. Flips the day it is fixed.
-  it.fails(
-    'counts as under way for a minute more: a send of its entry meanwhile gets its answer, after that it goes',
-    async () => {
-      // The service was slower than the app's limits: the core gave up (timeout) while the service
-      // still worked on it. A window that took over (the sender closed) read the lists at once,
-      // found nothing yet, and sent the entry again: a second animal on a service that ignores
-      // Idempotency-Key (found by the event-day simulator, issue 33).
-      const clock = new FakeClock();
-      const dataDir = mkdtempSync(join(tmpdir(), 'adoption-core-settles-'));
-      const posts: string[] = [];
-      let reached = (): void => {};
-      /** The service: holds every creation until the caller gives up; answers the rest at once. */
-      const slowFetch = (async (input: RequestInfo | URL, init: RequestInit = {}) => {
-        if (init.method !== 'POST') return new Response('[]', { status: 200 });
-        posts.push(String(input));
-        reached();
-        const created = new Response(`{"id":${posts.length},${String(init.body).slice(1)}`, { status: 201 });
-        if (posts.length > 1) return created;
+  it('is not sent again for a minute: its sends meanwhile are answered "settling", the other entries go on, and nothing says offline', async () => {
+    // The service was slower than the app's limits: the core gave up (timeout) while the service
+    // still worked on it. A window that took over (the sender closed) read the lists at once,
+    // found nothing yet, and sent the entry again: a second animal on a service that ignores
+    // Idempotency-Key (found by the event-day simulator, issue 33, day 363). Holding it with the
+    // timeout answer instead (c0b75b1) made the window read the service as unreachable and stop
+    // the whole queue: the hold answers `settling` (not sent, says nothing of reachability) for
+    // that entry only.
+    const clock = new FakeClock();
+    const dataDir = mkdtempSync(join(tmpdir(), 'adoption-core-settles-'));
+    const posts: string[] = [];
+    let reached = (): void => {};
+    /** The service: holds Rex's first creation until the caller gives up; answers the rest at once. */
+    const slowFetch = (async (_input: RequestInfo | URL, init: RequestInit = {}) => {
+      if (init.method !== 'POST') return new Response('[]', { status: 200 });
+      const body = String(init.body);
+      const name = (JSON.parse(body) as { name: string }).name;
+      posts.push(name);
+      reached();
+      if (name === 'Rex' && posts.filter((n) => n === 'Rex').length === 1)
         return new Promise<Response>((_, reject) =>
           init.signal?.addEventListener('abort', () => reject(init.signal?.reason), { once: true }),
         );
-      }) as typeof fetch;
-      const core = await createAppCore({
-        fetch: slowFetch,
-        dataDir,
-        clock,
-        secretStore: new MemorySecretStore(),
-        builtIns: { file: join(RESOURCES, 'profiles.json') },
-        localDemoUrl: 'http://127.0.0.1:9/v1',
+      return new Response(`{"id":${posts.length},${body.slice(1)}`, { status: 201 });
+    }) as typeof fetch;
+    const core = await createAppCore({
+      fetch: slowFetch,
+      dataDir,
+      clock,
+      secretStore: new MemorySecretStore(),
+      builtIns: { file: join(RESOURCES, 'profiles.json') },
+      localDemoUrl: 'http://127.0.0.1:9/v1',
+    });
+    const reachable: boolean[] = [];
+    core.events.subscribe((event, payload) => {
+      if (event === 'connectivity') reachable.push((payload as { online: boolean }).online);
+    });
+    try {
+      await core.router.handle('setKey', { profileId: 'local', key: 'k1' });
+      const rex = entry('Rex');
+      const bella = entry('Bella');
+      await core.router.handle('keepEntries', {
+        profileId: 'local',
+        batch: crypto.randomUUID(),
+        complete: true,
+        entries: [rex, bella],
       });
-      try {
-        await core.router.handle('setKey', { profileId: 'local', key: 'k1' });
-        const rex = entry('Rex');
-        await core.router.handle('keepEntries', {
+      const send = (kept: SafetyEntry) =>
+        core.router.handle('createPet', {
           profileId: 'local',
-          batch: crypto.randomUUID(),
-          complete: true,
-          entries: [rex],
+          animal: kept.animal,
+          idempotencyKey: kept.idempotencyKey,
         });
-        const send = () =>
-          core.router.handle('createPet', {
-            profileId: 'local',
-            animal: rex.animal,
-            idempotencyKey: rex.idempotencyKey,
-          });
-        const atService = new Promise<void>((resolve) => (reached = resolve));
-        const first = send();
-        await atService; // after the attempt is on disk (real fsyncs: no fake time for those)
-        await clock.advanceAndSettle(HEADERS_TIMEOUT_MS);
-        const gaveUp = await first;
-        expect(gaveUp).toMatchObject({ ok: false, error: { code: 'timeout' } });
-        expect(posts).toHaveLength(1);
+      const atService = new Promise<void>((resolve) => (reached = resolve));
+      const first = send(rex);
+      await atService; // after the attempt is on disk (real fsyncs: no fake time for those)
+      await clock.advanceAndSettle(HEADERS_TIMEOUT_MS);
+      expect(await first).toMatchObject({ ok: false, error: { code: 'timeout' } });
+      expect(posts).toEqual(['Rex']);
+      expect(reachable).toEqual([false]); // the timeout itself: the service did not answer in time
 
-        await clock.advanceAndSettle(SEND_SETTLES_MS - 1_000);
-        expect(await send()).toEqual(gaveUp);
-        expect(posts).toHaveLength(1);
+      // Within the minute: Rex is not sent, and its answer is neither a timeout nor a report on
+      // the service; another entry goes out as usual.
+      await clock.advanceAndSettle(SEND_SETTLES_MS - 1_000);
+      const held = await send(rex);
+      expect(held).toMatchObject({
+        ok: false,
+        error: { code: 'settling', retryAfterMs: 1_000, notSent: true },
+      });
+      expect(reachable).toEqual([false]);
+      expect(await send(bella)).toMatchObject({ ok: true, data: { animal: { name: 'Bella' } } });
+      expect(posts).toEqual(['Rex', 'Bella']);
+      expect(reachable).toEqual([false, true]);
 
-        await clock.advanceAndSettle(1_000);
-        const later = send();
-        await clock.advanceAndSettle(1_000);
-        expect(await later).toMatchObject({ ok: true });
-        expect(posts).toHaveLength(2);
-      } finally {
-        await core.dispose();
-        rmSync(dataDir, { recursive: true, force: true });
-      }
-    },
-  );
+      // The minute over, Rex goes (the window has looked at the lists by then).
+      await clock.advanceAndSettle(1_000);
+      const later = send(rex);
+      await clock.advanceAndSettle(1_000);
+      expect(await later).toMatchObject({ ok: true, data: { animal: { name: 'Rex' } } });
+      expect(posts).toEqual(['Rex', 'Bella', 'Rex']);
+    } finally {
+      await core.dispose();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('a removal cut short', () => {
