@@ -50,6 +50,11 @@ export interface AppCoreOptions {
   /** The rate the governors assume while a service tells none (tests of other matters raise it). */
   assumedRate?: number;
   /**
+   * How long the core holds a creation it gave up waiting on (default `SEND_SETTLES_MS`, a real
+   * minute): e2e tests of other matters shorten it, as they shorten the HTTP timeouts.
+   */
+  sendSettlesMs?: number;
+  /**
    * The app's own updater (electron/main/updates.ts, in the installed app only) and whom an update
    * must come from (core/updates/update-trust.ts). Without it updates are off. `development`: not
    * the installed app (tests), where an update address may be plain http on this computer.
@@ -161,7 +166,7 @@ async function wireCore(
     logError,
     emit: (status) => events.emit('update', status),
   });
-  const service = serviceChannels(clients, safety.sendKept, clock);
+  const service = serviceChannels(clients, safety.sendKept, clock, options.sendSettlesMs);
   const handlers = serveChannels(
     service.handlers,
     safety.handlers,

@@ -8,9 +8,10 @@
  * of 15 s, and the page runs on Playwright's clock, fast-forwarded while we wait, so the sync
  * engine's 2 s, 4 s, … retry waits, and the minute a doubt waits after a stall (SEND_SETTLES_MS:
  * the service may still store what it was slow with), do not make the suite take minutes. The
- * core's own hold of a stalled creation (the same minute, on its real clock) is not skipped:
- * that entry alone waits, answered `settling`, while the rest of the queue goes on (a hold that
- * answered the timeout again stopped the whole queue here: 65 waiting, "Offline"). Nothing sleeps.
+ * core's own hold of a stalled creation (a minute on its real clock, which the page clock cannot
+ * skip) is shortened to 5 s (coreOptions `sendSettlesMs`): that entry alone waits, answered
+ * `settling`, while the rest of the queue goes on (a hold that answered the timeout again
+ * stopped the whole queue here: 65 waiting, "Offline"). Nothing sleeps.
  */
 import type { Page } from '@playwright/test';
 import { loadDataFile, readRequestLog } from '../service/index';
@@ -24,7 +25,7 @@ const FAULTS = '500:0.1,503:0.05,reset-before:0.05,reset-after:0.05,stall:0.02';
 
 test.use({
   serviceOptions: { seedAnimals: 30, plan: 'enterprise:100000:1000000', faults: FAULTS, latencyMs: '5..40', seed: 7 },
-  coreOptions: { http: { headersTimeoutMs: 1_500, totalTimeoutMs: 3_000 } },
+  coreOptions: { http: { headersTimeoutMs: 1_500, totalTimeoutMs: 3_000 }, sendSettlesMs: 5_000 },
 });
 
 async function sentCount(page: Page): Promise<number> {

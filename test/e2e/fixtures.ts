@@ -104,7 +104,7 @@ export interface E2eApp {
 
 /** Extra options of the in-process app core (e.g. shorter HTTP timeouts, another resources folder, a full disk). */
 export type E2eCoreOptions = Partial<
-  Pick<AppOnHostOptions, 'http' | 'resourcesDir' | 'journalFs' | 'proxy' | 'updates'>
+  Pick<AppOnHostOptions, 'http' | 'sendSettlesMs' | 'resourcesDir' | 'journalFs' | 'proxy' | 'updates'>
 >;
 
 interface Fixtures {

@@ -31,7 +31,13 @@ export interface ServiceChannels {
   dispose(): void;
 }
 
-export function serviceChannels(clients: ProfileClients, sendKept: SendKept, clock: Clock): ServiceChannels {
+export function serviceChannels(
+  clients: ProfileClients,
+  sendKept: SendKept,
+  clock: Clock,
+  /** How long a timed-out creation is held (tests of other matters shorten it, as they shorten the timeouts). */
+  settlesMs: number = SEND_SETTLES_MS,
+): ServiceChannels {
   /** Creations sent and not answered yet, by profile and idempotency key (see `createPet`). */
   const creating = new Map<string, Promise<Result<Created>>>();
   /**
@@ -54,7 +60,7 @@ export function serviceChannels(clients: ProfileClients, sendKept: SendKept, clo
     // service unreachable and stop the whole queue (c0b75b1, taken back in f4731b2).
     const held = settling.get(id);
     if (held) {
-      const waitMs = Math.max(SETTLING_MIN_MS, Math.min(held.until - clock.now(), SEND_SETTLES_MS));
+      const waitMs = Math.max(SETTLING_MIN_MS, Math.min(held.until - clock.now(), settlesMs));
       return Promise.resolve(
         err('settling', t('core.sendSettling', { seconds: Math.ceil(waitMs / 1000) }), {
           retryAfterMs: waitMs,
@@ -68,8 +74,8 @@ export function serviceChannels(clients: ProfileClients, sendKept: SendKept, clo
       if (result && !result.ok && result.error.code === 'timeout') {
         const timer = clock.setTimeout(() => {
           if (settling.get(id)?.timer === timer) settling.delete(id);
-        }, SEND_SETTLES_MS);
-        settling.set(id, { until: clock.now() + SEND_SETTLES_MS, timer });
+        }, settlesMs);
+        settling.set(id, { until: clock.now() + settlesMs, timer });
       }
     };
     created.then(done, () => done(null));
