@@ -5,8 +5,11 @@
  * reachable again. What one try does is send-entry.ts: a refused entry is set aside for
  * staff and the rest keep going; an unusable key pauses that profile's queue; network
  * trouble is retried with the same idempotency key; a doubt is settled or left to staff.
- * Only one engine per app sends at a time (shared-sync.ts). Time comes from an injected clock;
- * each profile's state, timer and wait rules are at the end of this file.
+ * Only one engine per app sends at a time (shared-sync.ts). Time comes from an injected clock:
+ * every wait is measured in elapsed time (`Clock.monotonic`), so a clock set back or forward
+ * neither holds the queue for the jump nor sends early; an entry's `nextAttemptAt` is stored on
+ * the wall clock (other windows and the next start read it) and is read once into a deadline.
+ * Each profile's state, timer and wait rules are at the end of this file.
  */
 import type { AdoptionApi } from '../shared/app-api/client';
 import { type Clock, systemClock } from '../shared/basics/clock';
@@ -15,7 +18,8 @@ import { errorMessage } from '../shared/basics/errors';
 import { t } from '../language';
 import { Outbox, type OutboxEntry, type ProfileDb } from '../storage';
 import { tryEntry } from './send-entry';
-import { retryDelay } from './sync-decisions';
+import { RETRY_MAX_MS, retryDelay } from './sync-decisions';
+import { SEND_SETTLES_MS } from '../shared/app-api/api';
 import { DrainProgress, type SyncProgress } from './sync-progress';
 
 export type { PausedFor } from './sync-decisions';
@@ -147,6 +151,7 @@ export class SyncEngine {
     this.listeners.emit(snapshot);
   }
 
+  /** Plans the next pass at `at`, on the monotonic clock. */
   private schedule(profileId: string, state: ProfileState, at: number): void {
     scheduleTry(this.clock, state, at, () => {
       if (this.live(profileId, state)) this.requestPass(profileId, false);
@@ -175,7 +180,7 @@ export class SyncEngine {
         if (!this.live(profileId, state)) break;
         const message = errorMessage(error);
         state.progress.lastError = { code: 'internal', message: t('sync.outboxFailed', { reason: message }) };
-        this.schedule(profileId, state, this.clock.now() + INTERNAL_RETRY_MS);
+        this.schedule(profileId, state, this.clock.monotonic() + INTERNAL_RETRY_MS);
         this.emit(profileId);
       }
     }
@@ -185,6 +190,7 @@ export class SyncEngine {
   /** Counts the outbox into the progress and tells the listeners. */
   private count(profileId: string, state: ProfileState, all: OutboxEntry[]): OutboxEntry | undefined {
     state.counted += 1;
+    forgetDeadlines(state, all);
     const head = state.drain.update(all, this.clock.now());
     this.emit(profileId);
     return head;
@@ -228,17 +234,20 @@ export class SyncEngine {
         state.stale = false;
         all = await outbox.readQueue();
       }
-      const now = this.clock.now();
       const head = this.count(profileId, state, all);
       if (!head) return;
-      const due = force || head.nextAttemptAt === null || head.nextAttemptAt <= now;
+      const now = this.clock.monotonic();
+      const dueAt = deadlineOf(this.clock, state, head);
+      const due = force || dueAt === null || dueAt <= now;
       if (attempted.has(head.localId) || !due) {
-        this.schedule(profileId, state, head.nextAttemptAt ?? now + retryDelay(1, this.random));
+        this.schedule(profileId, state, dueAt ?? now + retryDelay(1, this.random));
         this.emit(profileId);
         return;
       }
       attempted.add(head.localId);
       const outcome = await tryEntry(context, head, all);
+      // the wait this try planned is read at once, before the wall clock can move under it
+      if (outcome.entry) deadlineOf(this.clock, state, outcome.entry);
       all = all.flatMap((entry) => (entry.localId !== head.localId ? [entry] : outcome.entry ? [outcome.entry] : []));
       state.progress.lastError = outcome.lastError;
       if (outcome.pausedFor) state.progress.pausedFor = outcome.pausedFor;
@@ -254,6 +263,11 @@ export class SyncEngine {
 
 /** Wait after an unexpected failure of the engine itself (e.g. the database could not be read). */
 const INTERNAL_RETRY_MS = 10_000;
+/**
+ * The longest wait an entry's stored `nextAttemptAt` may stand for (the backoff's cap, or a send
+ * left to settle): one further away was stored before the clock was set back, and waits no more.
+ */
+export const MAX_STORED_WAIT_MS = Math.max(RETRY_MAX_MS, SEND_SETTLES_MS);
 /** Waits an "online" event does not cut short: the service asked for them. */
 const TOLD_TO_WAIT = new Set(['rate_limited', 'banned']);
 
@@ -270,6 +284,11 @@ interface ProfileState {
   stale: boolean;
   /** Counts the progress recounts, so a recount read before a newer one is dropped. */
   counted: number;
+  /**
+   * Each waiting entry's deadline on the monotonic clock, with the stored `nextAttemptAt` it was
+   * read from: read once, so a clock set back or forward afterwards moves no deadline.
+   */
+  deadlines: Map<string, { stored: number; at: number }>;
 }
 
 /** A profile's state before its first pass: idle, no timer. */
@@ -285,7 +304,31 @@ function newProfileState(profileId: string): ProfileState {
     woken: false,
     stale: false,
     counted: 0,
+    deadlines: new Map(),
   };
+}
+
+/**
+ * When `entry` is due, on the monotonic clock (null: now). Its stored `nextAttemptAt` (wall
+ * clock, written by this engine, another window or before a restart) is read once: the time left
+ * then, at most MAX_STORED_WAIT_MS, from that moment on.
+ */
+function deadlineOf(clock: Clock, state: ProfileState, entry: OutboxEntry): number | null {
+  const stored = entry.nextAttemptAt;
+  if (stored === null) return null;
+  const known = state.deadlines.get(entry.localId);
+  if (known && known.stored === stored) return known.at;
+  const left = Math.min(Math.max(0, stored - clock.now()), MAX_STORED_WAIT_MS);
+  const at = clock.monotonic() + left;
+  state.deadlines.set(entry.localId, { stored, at });
+  return at;
+}
+
+/** Forgets the deadlines of entries no longer in the outbox. */
+function forgetDeadlines(state: ProfileState, all: OutboxEntry[]): void {
+  if (state.deadlines.size === 0) return;
+  const present = new Set(all.map((entry) => entry.localId));
+  for (const localId of state.deadlines.keys()) if (!present.has(localId)) state.deadlines.delete(localId);
 }
 
 /**
@@ -302,13 +345,17 @@ function clearTimer(clock: Clock, state: ProfileState): void {
   state.timer = null;
 }
 
-/** Plans the next try at `at` (shown as `nextAttemptAt`); when it comes, `onDue` runs and a new wait may be woken again. */
+/**
+ * Plans the next try at `at` (monotonic; shown to staff as `nextAttemptAt` on the wall clock as
+ * it reads now); when it comes, `onDue` runs and a new wait may be woken again.
+ */
 function scheduleTry(clock: Clock, state: ProfileState, at: number, onDue: () => void): void {
   clearTimer(clock, state);
-  state.progress.nextAttemptAt = at;
+  const left = at - clock.monotonic();
+  state.progress.nextAttemptAt = clock.now() + Math.max(0, left);
   state.timer = clock.setTimeout(() => {
     state.timer = null;
     state.woken = false;
     onDue();
-  }, at - clock.now());
+  }, left);
 }

@@ -122,10 +122,12 @@ describe('RateLimitGovernor when the clock jumps', () => {
     expect(sent).toEqual([0]);
     expect(governor.snapshot().pauseReason).toBe('retry_after');
     await pass(1);
+    expect(sent).toEqual([0, 30_000]); // the probe, after the real 30 s
+    await pass(2000); // the next one a paced interval later (the refusal cut the pace to 0.7 per second)
+    expect(sent).toHaveLength(3);
+    expect(sent[2]).toBeCloseTo(30_000 + 1000 / 0.7, 0);
     await expect(first).resolves.toBe('first:200');
-    await pass(1000);
     await expect(second).resolves.toBe('second:200');
-    expect(sent[1]).toBe(30_000);
   });
 
   it('the clock set forward past a reset: the window stays used up until its real reset', async () => {
