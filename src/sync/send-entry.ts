@@ -25,7 +25,10 @@ export interface SendContext {
   outbox: Outbox;
   /** The profile's service address (proof that it keeps keys holds for one address). */
   serviceUrl: string | null;
+  /** The wall clock: times stored in the outbox and shown to staff. */
   now: () => number;
+  /** The elapsed time since the entry's last write (its `updatedAt`), measured by the engine's monotonic clock. */
+  sinceWritten: (entry: OutboxEntry) => number;
   random: () => number;
 }
 
@@ -59,10 +62,10 @@ export async function tryEntry(ctx: SendContext, entry: OutboxEntry, all: Outbox
   const startedAt = ctx.now();
   if (doubtSince !== null && !keysTrusted(await readEvidence(db, serviceUrl), doubtSince, startedAt)) {
     // The app gave up waiting, not the service: a list read while that send may still be under
-    // way there proves nothing.
-    const settlesAt = entry.updatedAt + SEND_SETTLES_MS;
-    if (entry.lastError?.code === 'timeout' && startedAt < settlesAt)
-      return done(await outbox.waitInDoubt(entry.localId, settlesAt, doubtSince));
+    // way there proves nothing. Measured in elapsed time: a clock set forward must not cut it.
+    const settlesIn = SEND_SETTLES_MS - ctx.sinceWritten(entry);
+    if (entry.lastError?.code === 'timeout' && settlesIn > 0)
+      return done(await outbox.waitInDoubt(entry.localId, startedAt + settlesIn, doubtSince));
     const known = knownIdsFor(entry, await new AnimalCache(db).all(), all);
     const found = await lookForEntry(api, profileId, entry.animal, known);
     if (!found.ok) return failed(ctx, entry, found.error, { step: 'check', doubtSince, startedAt });

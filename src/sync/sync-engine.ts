@@ -221,6 +221,7 @@ export class SyncEngine {
       outbox,
       serviceUrl,
       now: () => this.clock.now(),
+      sinceWritten: (entry: OutboxEntry) => this.clock.monotonic() - writtenAt(this.clock, state, entry),
       random: this.random,
     };
     clearTimer(this.clock, state);
@@ -246,8 +247,11 @@ export class SyncEngine {
       }
       attempted.add(head.localId);
       const outcome = await tryEntry(context, head, all);
-      // the wait this try planned is read at once, before the wall clock can move under it
-      if (outcome.entry) deadlineOf(this.clock, state, outcome.entry);
+      // the wait this try planned, and when it wrote, are read at once, before the wall clock can move
+      if (outcome.entry) {
+        deadlineOf(this.clock, state, outcome.entry);
+        writtenAt(this.clock, state, outcome.entry);
+      }
       all = all.flatMap((entry) => (entry.localId !== head.localId ? [entry] : outcome.entry ? [outcome.entry] : []));
       state.progress.lastError = outcome.lastError;
       if (outcome.pausedFor) state.progress.pausedFor = outcome.pausedFor;
@@ -289,6 +293,8 @@ interface ProfileState {
    * read from: read once, so a clock set back or forward afterwards moves no deadline.
    */
   deadlines: Map<string, { stored: number; at: number }>;
+  /** Likewise when each entry was last written (its stored `updatedAt`), on the monotonic clock. */
+  written: Map<string, { stored: number; at: number }>;
 }
 
 /** A profile's state before its first pass: idle, no timer. */
@@ -305,6 +311,7 @@ function newProfileState(profileId: string): ProfileState {
     stale: false,
     counted: 0,
     deadlines: new Map(),
+    written: new Map(),
   };
 }
 
@@ -324,11 +331,24 @@ function deadlineOf(clock: Clock, state: ProfileState, entry: OutboxEntry): numb
   return at;
 }
 
-/** Forgets the deadlines of entries no longer in the outbox. */
+/**
+ * When `entry` was last written, on the monotonic clock: its stored `updatedAt` read once (the
+ * time since then on the wall clock, none when the clock was set back since).
+ */
+function writtenAt(clock: Clock, state: ProfileState, entry: OutboxEntry): number {
+  const known = state.written.get(entry.localId);
+  if (known && known.stored === entry.updatedAt) return known.at;
+  const at = clock.monotonic() - Math.max(0, clock.now() - entry.updatedAt);
+  state.written.set(entry.localId, { stored: entry.updatedAt, at });
+  return at;
+}
+
+/** Forgets the deadlines and write times of entries no longer in the outbox. */
 function forgetDeadlines(state: ProfileState, all: OutboxEntry[]): void {
-  if (state.deadlines.size === 0) return;
+  if (state.deadlines.size === 0 && state.written.size === 0) return;
   const present = new Set(all.map((entry) => entry.localId));
-  for (const localId of state.deadlines.keys()) if (!present.has(localId)) state.deadlines.delete(localId);
+  for (const map of [state.deadlines, state.written])
+    for (const localId of map.keys()) if (!present.has(localId)) map.delete(localId);
 }
 
 /**

@@ -5,6 +5,8 @@
  * set back 14,400 s in all).
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { SEND_SETTLES_MS } from '../../../src/shared/app-api/api';
+import { err } from '../../../src/shared/app-api/result';
 import { openProfileDb } from '../../../src/storage/db';
 import { Outbox } from '../../../src/storage/outbox';
 import { SyncEngine } from '../../../src/sync/sync-engine';
@@ -114,5 +116,25 @@ describe('a retry wait when the clock jumps', () => {
     expect(next).not.toBeNull();
     expect(next! - clock.now()).toBeGreaterThan(1_000);
     expect(next! - clock.now()).toBeLessThanOrEqual(1_500);
+  });
+});
+
+describe('the wait for a timed-out send to settle when the clock jumps', () => {
+  it.each([
+    ['set forward an hour', HOUR],
+    ['set back an hour', -HOUR],
+  ])('the clock %s after the timeout: the lists are read once the minute has really passed', async (_name, jump) => {
+    const { clock, api, engine, outbox, pass } = setup();
+    await outbox.enqueue(newAnimal('Bella', '1'));
+    api.createAnswers.push(() => err('timeout', 'The service took too long to answer.'));
+    engine.run();
+    await engine.whenIdle();
+    const gaveUpAt = clock.monotonic();
+    clock.jump(jump);
+    await pass(SEND_SETTLES_MS - 1_000, 1_000);
+    expect(api.listCalls).toHaveLength(0); // a list read now proves nothing: the send may still land
+    await pass(5_000, 1_000);
+    expect(api.listCalls.length).toBeGreaterThan(0);
+    expect(clock.monotonic() - gaveUpAt).toBeLessThanOrEqual(SEND_SETTLES_MS + 4_000);
   });
 });
