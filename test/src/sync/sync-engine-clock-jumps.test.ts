@@ -9,6 +9,7 @@ import { SEND_SETTLES_MS } from '../../../src/shared/app-api/api';
 import { err } from '../../../src/shared/app-api/result';
 import { openProfileDb } from '../../../src/storage/db';
 import { Outbox } from '../../../src/storage/outbox';
+import { KEYS_TRUSTED_MS, keysTrusted } from '../../../src/sync/idempotency-evidence';
 import { SyncEngine } from '../../../src/sync/sync-engine';
 import { entriesOf, FakeApi, FakeClock, freshDb, MemorySafetyCopy, newAnimal } from '../support/test-helpers';
 
@@ -136,5 +137,17 @@ describe('the wait for a timed-out send to settle when the clock jumps', () => {
     await pass(5_000, 1_000);
     expect(api.listCalls.length).toBeGreaterThan(0);
     expect(clock.monotonic() - gaveUpAt).toBeLessThanOrEqual(SEND_SETTLES_MS + 4_000);
+  });
+});
+
+describe('the proof that the service keeps keys, when the clock was set back', () => {
+  const evidence = { serviceUrl: 'https://service.example', how: 'a replayed creation', at: 0 };
+  it('is relied on for a doubt younger than an hour, and not for one whose start the clock has not reached', () => {
+    const now = Date.UTC(2030, 0, 15, 12);
+    expect(keysTrusted(evidence, now - 10 * 60_000, now)).toBe(true);
+    expect(keysTrusted(evidence, now - KEYS_TRUSTED_MS, now)).toBe(false);
+    // the doubt began "later" than now: the clock was set back since, by an unknown amount (the
+    // doubt may be a day old, past what a service keeps keys for): the lists are read instead
+    expect(keysTrusted(evidence, now + 5 * 60_000, now)).toBe(false);
   });
 });
