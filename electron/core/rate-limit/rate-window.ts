@@ -83,7 +83,7 @@ export class SkewEstimate {
 export class RateWindow {
   limit: number | null = null;
   remaining: number | null = null;
-  /** Local epoch ms at which the window resets, null when unknown. */
+  /** When the window resets, on the local clock (the governor's elapsed time), null when unknown. */
   resetAt: number | null = null;
   private readonly skew = new SkewEstimate();
   /** The `X-RateLimit-Reset` value `resetAt` was read from. */
