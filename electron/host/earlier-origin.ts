@@ -154,7 +154,8 @@ export interface EarlierRecoveryOptions {
   /** A pending state from `planEarlierRecovery`. */
   state: EarlierState;
   core: { recoverEntries(profileId: string, entries: readonly RecoveredEntry[]): Promise<RecoverReport | null> };
-  clock?: Pick<Clock, 'now'>;
+  /** `monotonic()` for the links' lifetime, `now()` to name the files kept. */
+  clock?: Pick<Clock, 'now' | 'monotonic'>;
   logError: (message: string) => void;
 }
 
@@ -179,7 +180,7 @@ export class EarlierQueueRecovery {
   readonly #tokens = new Map<string, Token>();
   /** Digests of the launch secrets handed back by the page: redeeming one never starts a recovery again. */
   readonly #returning = new Set<string>();
-  readonly #clock: Pick<Clock, 'now'>;
+  readonly #clock: Pick<Clock, 'now' | 'monotonic'>;
   #busy = false;
 
   constructor(private readonly options: EarlierRecoveryOptions) {
@@ -199,7 +200,7 @@ export class EarlierQueueRecovery {
 
   /** The one-time recovery page for the session a launch link just created. */
   startUrl(session: string): string {
-    const now = this.#clock.now();
+    const now = this.#clock.monotonic();
     for (const [key, token] of this.#tokens) if (token.until <= now) this.#tokens.delete(key);
     const token = randomBytes(32).toString('base64url');
     this.#tokens.set(digest(token), { until: now + LAUNCH_LINK_TTL_MS, session: digest(session) });
@@ -247,7 +248,7 @@ export class EarlierQueueRecovery {
 
   #valid(token: string): Token | null {
     const found = this.#tokens.get(digest(token));
-    return found && found.until > this.#clock.now() ? found : null;
+    return found && found.until > this.#clock.monotonic() ? found : null;
   }
 
   async #handover(request: IncomingMessage, response: ServerResponse, host: RecoveryHost): Promise<void> {

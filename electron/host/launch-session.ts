@@ -37,7 +37,8 @@ export class LaunchSessions {
 
   constructor(
     port: number,
-    private readonly clock: Pick<Clock, 'now'> = systemClock,
+    /** The links' two minutes are elapsed time: a clock set back must not keep a link good for longer. */
+    private readonly clock: Pick<Clock, 'monotonic'> = systemClock,
   ) {
     this.cookieName = sessionCookieName(port);
   }
@@ -45,7 +46,7 @@ export class LaunchSessions {
   /** A fresh one-time launch URL on `origin` (e.g. `http://ad-….localhost:4321`), good for two minutes. */
   createLaunchUrl(origin: string): string {
     const secret = randomToken();
-    const now = this.clock.now();
+    const now = this.clock.monotonic();
     for (const [hashed, until] of this.#unusedSecrets) if (until <= now) this.#unusedSecrets.delete(hashed);
     this.#unusedSecrets.set(digest(secret), now + LAUNCH_LINK_TTL_MS);
     return `${origin}/?${LAUNCH_PARAM}=${secret}`;
@@ -57,7 +58,7 @@ export class LaunchSessions {
     const until = this.#unusedSecrets.get(hashed);
     if (until === undefined) return null;
     this.#unusedSecrets.delete(hashed);
-    if (this.clock.now() >= until) return null;
+    if (this.clock.monotonic() >= until) return null;
     const session = randomToken();
     this.#sessions.add(digest(session));
     return session;

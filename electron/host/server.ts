@@ -51,7 +51,7 @@ export interface BrowserHostOptions {
    */
   earlierQueue?: EarlierQueueRecovery | null;
   /** Launch links expire on this clock (tests use a fake one). */
-  clock?: Pick<Clock, 'now'>;
+  clock?: Pick<Clock, 'monotonic'>;
   heartbeatMs?: number;
   logError?: (message: string) => void;
 }

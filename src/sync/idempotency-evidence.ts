@@ -40,7 +40,12 @@ export function isIdempotencyAnswer(error: AppError): boolean {
   return /idempoten/i.test(`${error.serviceCode ?? ''} ${error.message}`);
 }
 
-/** Whether a resend with the entry's key is certain to replay rather than create. */
+/**
+ * Whether a resend with the entry's key is certain to replay rather than create. The doubt's
+ * age is read on the wall clock (its start is stored); one that began "after" now was stored
+ * before the clock was set back, by how much is unknown, so it is not taken for young.
+ */
 export function keysTrusted(evidence: IdempotencyEvidence | null, doubtSince: number, now: number): boolean {
-  return evidence !== null && now - doubtSince < KEYS_TRUSTED_MS;
+  const age = now - doubtSince;
+  return evidence !== null && age >= 0 && age < KEYS_TRUSTED_MS;
 }

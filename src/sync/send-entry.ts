@@ -7,7 +7,7 @@
  *   service is looked at only once that send has had time to finish there (`SEND_SETTLES_MS`),
  *   and the core answers a send of it before then `settling` (another window gave up on it, or
  *   the core did after this window closed): either way the entry waits, in doubt, until then
- *   (`settlingUntil`), while the engine goes on with the others. Neither is a failure.
+ *   (`isSettling`), while the engine goes on with the others. Neither is a failure.
  * - Sent: the animal is the entry's record; an answer naming an animal the app already knew
  *   is a replay, which proves the service keeps keys.
  * - Failed: refused (400) → staff edit or discard it; key trouble → the profile pauses;
@@ -29,7 +29,10 @@ export interface SendContext {
   outbox: Outbox;
   /** The profile's service address (proof that it keeps keys holds for one address). */
   serviceUrl: string | null;
+  /** The wall clock: times stored in the outbox and shown to staff. */
   now: () => number;
+  /** The elapsed time since the entry's last write (its `updatedAt`), measured by the engine's monotonic clock. */
+  sinceWritten: (entry: OutboxEntry) => number;
   random: () => number;
 }
 
@@ -49,13 +52,13 @@ const done = (entry: OutboxEntry | null): TryOutcome => ({ lastError: null, paus
 export { SEND_SETTLES_MS };
 
 /**
- * Until when the entry waits for an earlier send of it to settle at the service (it is neither
- * looked for in the lists nor sent before), or null when it does not. The engine passes over such
- * an entry and sends the next (sync-engine.ts).
+ * The entry waits for an earlier send of it to settle at the service (until its `nextAttemptAt`):
+ * it is neither looked for in the lists nor sent before. The engine, this module's one caller,
+ * reads that wait on its monotonic clock, passes over the entry until then and sends the next
+ * (sync-engine.ts).
  */
-export function settlingUntil(entry: OutboxEntry, now: number): number | null {
-  const until = entry.lastError?.code === 'settling' ? entry.nextAttemptAt : null;
-  return until !== null && until > now && entry.state === 'queued' ? until : null;
+export function isSettling(entry: OutboxEntry): boolean {
+  return entry.lastError?.code === 'settling' && entry.state === 'queued' && entry.nextAttemptAt !== null;
 }
 
 interface Step {
@@ -71,15 +74,13 @@ export async function tryEntry(ctx: SendContext, entry: OutboxEntry, all: Outbox
   // An entry found in `sending` was cut off (the app closed mid-send): its outcome is unknown.
   const doubtSince = entry.doubtSince ?? (entry.state === 'sending' ? entry.updatedAt : null);
   const startedAt = ctx.now();
-  // Not before an earlier send of it has settled at the service (a pass forced early included).
-  if (settlingUntil(entry, startedAt) !== null) return done(entry);
   if (doubtSince !== null && !keysTrusted(await readEvidence(db, serviceUrl), doubtSince, startedAt)) {
     // The app gave up waiting, not the service: a list read while that send may still be under
-    // way there proves nothing.
-    const settlesAt = entry.updatedAt + SEND_SETTLES_MS;
-    if (entry.lastError?.code === 'timeout' && startedAt < settlesAt) {
-      const waiting = err('settling', t('sync.settling'), { retryAfterMs: settlesAt - startedAt, notSent: true });
-      return done(await outbox.waitInDoubt(entry.localId, settlesAt, doubtSince, waiting.error));
+    // way there proves nothing. Measured in elapsed time: a clock set forward must not cut it.
+    const settlesIn = SEND_SETTLES_MS - ctx.sinceWritten(entry);
+    if (entry.lastError?.code === 'timeout' && settlesIn > 0) {
+      const waiting = err('settling', t('sync.settling'), { retryAfterMs: settlesIn, notSent: true });
+      return done(await outbox.waitInDoubt(entry.localId, startedAt + settlesIn, doubtSince, waiting.error));
     }
     const known = knownIdsFor(entry, await new AnimalCache(db).all(), all);
     const found = await lookForEntry(api, profileId, entry.animal, known);

@@ -1,13 +1,16 @@
 /**
  * The sync engine: drains each profile's outbox through the core, in creation order, one
  * entry at a time per profile (the core paces the requests), passing over an entry that waits for
- * an earlier send of it to settle at the service (`settlingUntil`), and decides when: one pass at
+ * an earlier send of it to settle at the service (`isSettling`), and decides when: one pass at
  * a time per profile, the next try after the backoff, sooner (once) when the service is
  * reachable again. What one try does is send-entry.ts: a refused entry is set aside for
  * staff and the rest keep going; an unusable key pauses that profile's queue; network
  * trouble is retried with the same idempotency key; a doubt is settled or left to staff.
- * Only one engine per app sends at a time (shared-sync.ts). Time comes from an injected clock;
- * each profile's state, timer and wait rules are at the end of this file.
+ * Only one engine per app sends at a time (shared-sync.ts). Time comes from an injected clock:
+ * every wait is measured in elapsed time (`Clock.monotonic`), so a clock set back or forward
+ * neither holds the queue for the jump nor sends early; an entry's `nextAttemptAt` is stored on
+ * the wall clock (other windows and the next start read it) and is read once into a deadline.
+ * Each profile's state, timer and wait rules are at the end of this file.
  */
 import type { AdoptionApi } from '../shared/app-api/client';
 import { type Clock, systemClock } from '../shared/basics/clock';
@@ -15,8 +18,9 @@ import { createEmitter, type Disposer } from '../shared/basics/emitter';
 import { errorMessage } from '../shared/basics/errors';
 import { t } from '../language';
 import { Outbox, type OutboxEntry, type ProfileDb } from '../storage';
-import { settlingUntil, tryEntry } from './send-entry';
-import { retryDelay } from './sync-decisions';
+import { isSettling, tryEntry } from './send-entry';
+import { RETRY_MAX_MS, retryDelay } from './sync-decisions';
+import { SEND_SETTLES_MS } from '../shared/app-api/api';
 import { DrainProgress, type SyncProgress } from './sync-progress';
 
 export type { PausedFor } from './sync-decisions';
@@ -148,6 +152,7 @@ export class SyncEngine {
     this.listeners.emit(snapshot);
   }
 
+  /** Plans the next pass at `at`, on the monotonic clock. */
   private schedule(profileId: string, state: ProfileState, at: number): void {
     scheduleTry(this.clock, state, at, () => {
       if (this.live(profileId, state)) this.requestPass(profileId, false);
@@ -176,7 +181,7 @@ export class SyncEngine {
         if (!this.live(profileId, state)) break;
         const message = errorMessage(error);
         state.progress.lastError = { code: 'internal', message: t('sync.outboxFailed', { reason: message }) };
-        this.schedule(profileId, state, this.clock.now() + INTERNAL_RETRY_MS);
+        this.schedule(profileId, state, this.clock.monotonic() + INTERNAL_RETRY_MS);
         this.emit(profileId);
       }
     }
@@ -186,6 +191,7 @@ export class SyncEngine {
   /** Counts the outbox into the progress and tells the listeners. */
   private count(profileId: string, state: ProfileState, all: OutboxEntry[]): OutboxEntry | undefined {
     state.counted += 1;
+    forgetDeadlines(state, all);
     const head = state.drain.update(all, this.clock.now());
     this.emit(profileId);
     return head;
@@ -216,6 +222,7 @@ export class SyncEngine {
       outbox,
       serviceUrl,
       now: () => this.clock.now(),
+      sinceWritten: (entry: OutboxEntry) => this.clock.monotonic() - writtenAt(this.clock, state, entry),
       random: this.random,
     };
     clearTimer(this.clock, state);
@@ -229,25 +236,34 @@ export class SyncEngine {
         state.stale = false;
         all = await outbox.readQueue();
       }
-      const now = this.clock.now();
       if (!this.count(profileId, state, all)) return;
+      const now = this.clock.monotonic();
       // An entry waiting for an earlier send of it to settle at the service is passed over (never
-      // tried early, not even by a forced pass); the entries after it go on.
-      const { head, settles } = nextToTry(all, now);
+      // tried early, not even by a forced pass); the entries after it go on. Its wait, as every
+      // wait here, is on the monotonic clock (deadlineOf).
+      const { head, settles } = nextToTry(all, now, (entry) =>
+        isSettling(entry) ? deadlineOf(this.clock, state, entry) : null,
+      );
       if (!head) {
         if (settles !== null) this.schedule(profileId, state, settles);
         this.emit(profileId);
         return;
       }
-      const due = force || head.nextAttemptAt === null || head.nextAttemptAt <= now;
+      const dueAt = deadlineOf(this.clock, state, head);
+      const due = force || dueAt === null || dueAt <= now;
       if (attempted.has(head.localId) || !due) {
-        const at = head.nextAttemptAt ?? now + retryDelay(1, this.random);
+        const at = dueAt ?? now + retryDelay(1, this.random);
         this.schedule(profileId, state, settles === null ? at : Math.min(at, settles));
         this.emit(profileId);
         return;
       }
       attempted.add(head.localId);
       const outcome = await tryEntry(context, head, all);
+      // the wait this try planned, and when it wrote, are read at once, before the wall clock can move
+      if (outcome.entry) {
+        deadlineOf(this.clock, state, outcome.entry);
+        writtenAt(this.clock, state, outcome.entry);
+      }
       all = all.flatMap((entry) => (entry.localId !== head.localId ? [entry] : outcome.entry ? [outcome.entry] : []));
       state.progress.lastError = outcome.lastError;
       if (outcome.pausedFor) state.progress.pausedFor = outcome.pausedFor;
@@ -259,17 +275,18 @@ export class SyncEngine {
 
 /**
  * The first entry to send, in creation order, passing over those that wait for an earlier send
- * to settle at the service (`settlingUntil`), and when the first of those is due.
+ * to settle at the service (`isSettling`), and when the first of those is due (monotonic).
  */
 function nextToTry(
   all: readonly OutboxEntry[],
   now: number,
+  settlesAt: (entry: OutboxEntry) => number | null,
 ): { head: OutboxEntry | undefined; settles: number | null } {
   let settles: number | null = null;
   for (const entry of all) {
     if (entry.state !== 'queued' && entry.state !== 'sending') continue;
-    const until = settlingUntil(entry, now);
-    if (until === null) return { head: entry, settles };
+    const until = settlesAt(entry);
+    if (until === null || until <= now) return { head: entry, settles };
     settles = settles === null ? until : Math.min(settles, until);
   }
   return { head: undefined, settles };
@@ -281,6 +298,11 @@ function nextToTry(
 
 /** Wait after an unexpected failure of the engine itself (e.g. the database could not be read). */
 const INTERNAL_RETRY_MS = 10_000;
+/**
+ * The longest wait an entry's stored `nextAttemptAt` may stand for (the backoff's cap, or a send
+ * left to settle): one further away was stored before the clock was set back, and waits no more.
+ */
+export const MAX_STORED_WAIT_MS = Math.max(RETRY_MAX_MS, SEND_SETTLES_MS);
 /** Waits an "online" event does not cut short: the service asked for them. */
 const TOLD_TO_WAIT = new Set(['rate_limited', 'banned']);
 
@@ -297,6 +319,13 @@ interface ProfileState {
   stale: boolean;
   /** Counts the progress recounts, so a recount read before a newer one is dropped. */
   counted: number;
+  /**
+   * Each waiting entry's deadline on the monotonic clock, with the stored `nextAttemptAt` it was
+   * read from: read once, so a clock set back or forward afterwards moves no deadline.
+   */
+  deadlines: Map<string, { stored: number; at: number }>;
+  /** Likewise when each entry was last written (its stored `updatedAt`), on the monotonic clock. */
+  written: Map<string, { stored: number; at: number }>;
 }
 
 /** A profile's state before its first pass: idle, no timer. */
@@ -312,7 +341,45 @@ function newProfileState(profileId: string): ProfileState {
     woken: false,
     stale: false,
     counted: 0,
+    deadlines: new Map(),
+    written: new Map(),
   };
+}
+
+/**
+ * When `entry` is due, on the monotonic clock (null: now). Its stored `nextAttemptAt` (wall
+ * clock, written by this engine, another window or before a restart) is read once: the time left
+ * then, at most MAX_STORED_WAIT_MS, from that moment on.
+ */
+function deadlineOf(clock: Clock, state: ProfileState, entry: OutboxEntry): number | null {
+  const stored = entry.nextAttemptAt;
+  if (stored === null) return null;
+  const known = state.deadlines.get(entry.localId);
+  if (known && known.stored === stored) return known.at;
+  const left = Math.min(Math.max(0, stored - clock.now()), MAX_STORED_WAIT_MS);
+  const at = clock.monotonic() + left;
+  state.deadlines.set(entry.localId, { stored, at });
+  return at;
+}
+
+/**
+ * When `entry` was last written, on the monotonic clock: its stored `updatedAt` read once (the
+ * time since then on the wall clock, none when the clock was set back since).
+ */
+function writtenAt(clock: Clock, state: ProfileState, entry: OutboxEntry): number {
+  const known = state.written.get(entry.localId);
+  if (known && known.stored === entry.updatedAt) return known.at;
+  const at = clock.monotonic() - Math.max(0, clock.now() - entry.updatedAt);
+  state.written.set(entry.localId, { stored: entry.updatedAt, at });
+  return at;
+}
+
+/** Forgets the deadlines and write times of entries no longer in the outbox. */
+function forgetDeadlines(state: ProfileState, all: OutboxEntry[]): void {
+  if (state.deadlines.size === 0 && state.written.size === 0) return;
+  const present = new Set(all.map((entry) => entry.localId));
+  for (const map of [state.deadlines, state.written])
+    for (const localId of map.keys()) if (!present.has(localId)) map.delete(localId);
 }
 
 /**
@@ -329,13 +396,17 @@ function clearTimer(clock: Clock, state: ProfileState): void {
   state.timer = null;
 }
 
-/** Plans the next try at `at` (shown as `nextAttemptAt`); when it comes, `onDue` runs and a new wait may be woken again. */
+/**
+ * Plans the next try at `at` (monotonic; shown to staff as `nextAttemptAt` on the wall clock as
+ * it reads now); when it comes, `onDue` runs and a new wait may be woken again.
+ */
 function scheduleTry(clock: Clock, state: ProfileState, at: number, onDue: () => void): void {
   clearTimer(clock, state);
-  state.progress.nextAttemptAt = at;
+  const left = at - clock.monotonic();
+  state.progress.nextAttemptAt = clock.now() + Math.max(0, left);
   state.timer = clock.setTimeout(() => {
     state.timer = null;
     state.woken = false;
     onDue();
-  }, at - clock.now());
+  }, left);
 }

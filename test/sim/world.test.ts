@@ -128,12 +128,13 @@ describe('the loop', () => {
     expect(fired).toEqual(['a 100', 'b 200']);
   });
 
-  it('while installed, Date, the timers, Math.random and crypto.randomUUID are its own', async () => {
+  it('while installed, Date, performance.now, the timers, Math.random and crypto.randomUUID are its own', async () => {
     const rng = new Rng(9);
     const loop = new SimLoop(rng.next, scheduler());
     loop.install(() => rng.uuid());
     try {
       const at = Date.now();
+      const elapsed = performance.now();
       let ran = false;
       setTimeout(() => (ran = true), 60_000);
       await loop.advance(59_999);
@@ -142,11 +143,16 @@ describe('the loop', () => {
       expect(ran).toBe(true);
       expect(Date.now()).toBe(at + 60_000);
       expect(new Date().getTime()).toBe(at + 60_000);
+      loop.jump(-3_600_000); // the wall clock set back: elapsed time does not move
+      expect(Date.now()).toBe(at + 60_000 - 3_600_000);
+      expect(performance.now()).toBe(elapsed + 60_000);
       expect(crypto.randomUUID()).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     } finally {
       loop.uninstall();
     }
     expect(Date.now()).toBeGreaterThan(Date.UTC(2025, 0, 1));
+    expect(Object.hasOwn(performance, 'now')).toBe(false);
+    expect(performance.now()).toBeGreaterThan(0);
   });
 
   it('delivers the messages of a link in the order sent, whatever the scheduler picks', async () => {

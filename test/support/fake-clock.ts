@@ -1,6 +1,10 @@
 /**
  * The one fake clock of the tests: time moves only when a test says so, and timers fire in
  * order of their due time (then of creation). Nothing sleeps.
+ *
+ * Two readings, as on a real computer: the elapsed (monotonic) time, which drives the timers and
+ * only moves forward, and the wall clock (`now()`), which `jump(ms)` sets back or forward without
+ * moving the elapsed time (NTP correcting the clock at an event). They start equal.
  * - `advance(ms)` fires the due timers synchronously (for code whose timers only schedule
  *   more timers, like the sync engine's passes);
  * - `advanceAndSettle(ms)` lets pending promise chains run before and between the timers, for
@@ -15,7 +19,10 @@ interface Timer {
 }
 
 export class FakeClock implements Clock {
+  /** The elapsed time (monotonic): what the timers are due on. */
   private time: number;
+  /** wall = time + wallOffset; only `jump` changes it. */
+  private wallOffset = 0;
   private seq = 0;
   private readonly timers = new Map<number, Timer>();
 
@@ -24,7 +31,16 @@ export class FakeClock implements Clock {
   }
 
   now(): number {
+    return this.time + this.wallOffset;
+  }
+
+  monotonic(): number {
     return this.time;
+  }
+
+  /** The wall clock is set forward (`ms` > 0) or back; elapsed time and the timers do not move. */
+  jump(ms: number): void {
+    this.wallOffset += ms;
   }
 
   setTimeout(fn: () => void, ms: number): unknown {
@@ -37,7 +53,7 @@ export class FakeClock implements Clock {
     this.timers.delete(handle as number);
   }
 
-  /** The due times of the timers still waiting, earliest first. */
+  /** The due times of the timers still waiting, earliest first, on the monotonic clock (`monotonic()`). */
   pendingTimers(): number[] {
     return [...this.timers.values()].map((timer) => timer.at).sort((a, b) => a - b);
   }
@@ -66,9 +82,9 @@ export class FakeClock implements Clock {
     await this.flush();
   }
 
-  /** Moves to an absolute time (see `advanceAndSettle`). */
+  /** Moves to an absolute wall-clock time (see `advanceAndSettle`). */
   async advanceAndSettleTo(at: number): Promise<void> {
-    await this.advanceAndSettle(Math.max(0, at - this.time));
+    await this.advanceAndSettle(Math.max(0, at - this.now()));
   }
 
   private nextDue(target: number): Timer | undefined {

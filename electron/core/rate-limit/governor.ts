@@ -17,6 +17,11 @@
  *   `maxInFlight` requests at once, never more than what remains; writes one at a time in order.
  * - Retries (up to `maxRetries`) only for tasks marked retryable (GETs, POSTs with an
  *   Idempotency-Key), on transient failures and refusals.
+ *
+ * Every time it keeps (pauses, the pace, the window's reset, a retry's wait) is on the clock's
+ * elapsed time (`Clock.monotonic`): the computer's clock set back or forward moves none of them.
+ * The service's dates are read once, on receipt (rate-window.ts); the snapshot shows the times
+ * on the wall clock as it reads when the snapshot is taken.
  */
 import type { Clock } from '../../../src/shared/basics/clock';
 import type { GovernorSnapshot, PauseReason } from '../../../src/shared/app-api/rate-limit';
@@ -96,19 +101,24 @@ export class RateLimitGovernor {
     });
   }
 
+  /** What staff are shown: its times on the wall clock (local epoch ms) as it reads now. */
   snapshot(): GovernorSnapshot {
-    const now = this.clock.now();
+    const now = this.clock.monotonic();
+    const offset = this.clock.now() - now;
+    const wall = (at: number | null) => (at === null ? null : at + offset);
     const held = this.heldUntil !== null && this.heldUntil > now && this.queue.size > 0;
+    const pause = this.pause.view(now);
     return {
       profileId: this.profileId,
       limit: this.window.limit,
       remaining: this.window.remaining,
-      resetAt: this.window.resetAt,
-      ...this.pause.view(now),
+      resetAt: wall(this.window.resetAt),
+      ...pause,
+      pausedUntil: wall(pause.pausedUntil),
       queued: this.queue.counts(),
       inFlight: this.flights.count,
       pacing: this.gate.pacing(now, this.flights.count),
-      heldUntil: held ? this.heldUntil : null,
+      heldUntil: held ? wall(this.heldUntil) : null,
       devices: this.gate.devices(now),
     };
   }
@@ -124,7 +134,7 @@ export class RateLimitGovernor {
   }
 
   private pump(): void {
-    const now = this.clock.now();
+    const now = this.clock.monotonic();
     this.window.expire(now);
     if (this.pause.expire(now)) this.window.forgetRemaining();
     this.heldUntil = null;
@@ -173,7 +183,9 @@ export class RateLimitGovernor {
   }
 
   private settle(entry: Entry, report: AttemptReport<unknown>, isProbe: boolean, sentAt: number, seq: number): void {
-    const now = this.clock.now();
+    const now = this.clock.monotonic();
+    // the service's dates in this answer are read against the wall clock as it reads now
+    this.window.localOffsetMs = this.clock.now() - now;
     this.flights.end(entry.kind, isProbe);
     this.pause.answered = true;
     const refused = report.outcome === 'rate_limited' || report.outcome === 'banned';

@@ -34,7 +34,7 @@ const ASCTIME = /^\s*[A-Za-z]{3} [A-Za-z]{3} [ \d]\d \d\d:\d\d:\d\d \d{4}\s*$/;
 export interface RateLimitReading {
   limit: number | null;
   remaining: number | null;
-  /** When the window resets, in local epoch ms (skew-corrected); null when absent. */
+  /** When the window resets, on the local clock of `now` (skew-corrected); null when absent. */
   resetAt: number | null;
   notices: string[];
 }
@@ -65,7 +65,7 @@ function readCount(headers: HeaderSource, name: string, notices: string[]): numb
   return Number(raw);
 }
 
-/** Reads `X-RateLimit-*`, converting the reset time to the local clock with `skewMs`. */
+/** Reads `X-RateLimit-*`, converting the reset time to the local clock (that of `now`) with `skewMs`. */
 export function readRateLimit(headers: HeaderSource, now: number, skewMs: number): RateLimitReading {
   const notices: string[] = [];
   const limit = readCount(headers, 'X-RateLimit-Limit', notices);

@@ -2,6 +2,12 @@
  * What the governor knows of the service's current rate-limit window: limit, remaining,
  * reset time (on the local clock) and the estimated clock skew, learnt from the headers of
  * every response.
+ *
+ * The local clock here is the governor's: elapsed time (`Clock.monotonic`), which the computer's
+ * clock being set back or forward does not move. The service's dates (`Date`, an epoch
+ * `X-RateLimit-Reset`, an HTTP-date `Retry-After`) become deadlines on it once, on receipt,
+ * through the skew: the service's clock minus ours, learnt from `Date`, or until one was seen
+ * the computer's wall clock minus ours (`localOffsetMs`: the wall clock taken as the service's).
  */
 import { type HeaderSource, parseHttpDate, readRateLimit } from './rate-limit-headers';
 
@@ -32,7 +38,7 @@ interface SkewSample {
  * estimate (the midpoint, or high) could make it arrive before T. Truncation of `Date`, a slow
  * response and a late `receivedAt` can only make `low` smaller: later, never earlier.
  *
- * A stepped clock breaks the invariant: when a new sample does not meet the intersection of the
+ * A stepped clock breaks the invariant (ours is monotonic, so only the server's can be): when a new sample does not meet the intersection of the
  * kept ones, the old ones are dropped and the estimate starts again from the new one (only ever
  * lowering a too-high estimate; an upper bound that is wrong for any reason likewise only drops
  * samples, which lowers or keeps `lowMs`). Samples also expire after SKEW_MEMORY_MS.
@@ -58,6 +64,11 @@ export class SkewEstimate {
     if (this.samples.length > SKEW_SAMPLES) this.samples.shift();
   }
 
+  /** Whether a `Date` header was seen (and not forgotten). */
+  get known(): boolean {
+    return this.samples.length > 0;
+  }
+
   /** The largest lower bound of the offset (0 until a `Date` header was seen): the safe estimate. */
   get lowMs(): number {
     return this.samples.length === 0 ? 0 : Math.max(...this.samples.map((kept) => kept.low));
@@ -72,15 +83,23 @@ export class SkewEstimate {
 export class RateWindow {
   limit: number | null = null;
   remaining: number | null = null;
-  /** Local epoch ms at which the window resets, null when unknown. */
+  /** When the window resets, on the local clock (the governor's elapsed time), null when unknown. */
   resetAt: number | null = null;
   private readonly skew = new SkewEstimate();
   /** The `X-RateLimit-Reset` value `resetAt` was read from. */
   private resetHeader: string | null = null;
+  /**
+   * The computer's wall clock minus the local clock, as last read (0 when they are one): the
+   * skew taken until a `Date` header was seen. The governor sets it before each response is read.
+   */
+  localOffsetMs = 0;
 
-  /** Server clock minus local clock in ms, its safe (largest known lower) bound; 0 until a `Date` was seen. */
+  /**
+   * Server clock minus local clock in ms, its safe (largest known lower) bound; until a `Date`
+   * was seen, the wall clock is taken for the server's (`localOffsetMs`).
+   */
   get skewMs(): number {
-    return this.skew.lowMs;
+    return this.skew.known ? this.skew.lowMs : this.localOffsetMs;
   }
 
   /**

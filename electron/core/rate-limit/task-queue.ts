@@ -12,7 +12,7 @@ export const WRITE_SHARE = 3;
 
 export interface Queueable {
   kind: TaskKind;
-  /** Local epoch ms before which this entry must not go out. */
+  /** When this entry may go out at the earliest, on the governor's clock (elapsed time). */
   notBefore: number;
 }
 

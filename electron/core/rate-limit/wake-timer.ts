@@ -9,7 +9,7 @@ export class WakeTimer {
     private readonly wake: () => void,
   ) {}
 
-  /** Wakes at `at` (local epoch ms), or never for null; replaces any other wake-up. */
+  /** Wakes at `at` (on the clock `now` was read from: the governor's elapsed time), or never for null; replaces any other wake-up. */
   set(at: number | null, now: number): void {
     if (this.timer && (at === null || this.timer.at !== at)) this.clear();
     if (at === null || this.timer) return;

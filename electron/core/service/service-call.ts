@@ -111,6 +111,7 @@ export function createExecute(options: CallTarget, scrubber: Scrubber, http: Htt
             return { value: { result: key, headers: null, fetchedAt: clock.now() }, outcome: 'final', headers: null };
           scrubber.remember(key.key);
           const started = clock.now();
+          const startedElapsed = clock.monotonic();
           const exchange = await sendHttp(
             {
               method: call.method,
@@ -136,7 +137,8 @@ export function createExecute(options: CallTarget, scrubber: Scrubber, http: Htt
             method: call.method,
             path: relative,
             status,
-            durationMs: Math.max(0, fetchedAt - started),
+            // elapsed time: a clock set back during the request does not make it look long or short
+            durationMs: Math.max(0, Math.round(clock.monotonic() - startedElapsed)),
             rateLimit: {
               limit: headers?.get('X-RateLimit-Limit') ?? null,
               remaining: headers?.get('X-RateLimit-Remaining') ?? null,

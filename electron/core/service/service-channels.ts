@@ -60,7 +60,7 @@ export function serviceChannels(
     // service unreachable and stop the whole queue (c0b75b1, taken back in f4731b2).
     const held = settling.get(id);
     if (held) {
-      const waitMs = Math.max(SETTLING_MIN_MS, Math.min(held.until - clock.now(), settlesMs));
+      const waitMs = Math.max(SETTLING_MIN_MS, Math.min(held.until - clock.monotonic(), settlesMs));
       return Promise.resolve(
         err('settling', t('core.sendSettling', { seconds: Math.ceil(waitMs / 1000) }), {
           retryAfterMs: waitMs,
@@ -75,7 +75,7 @@ export function serviceChannels(
         const timer = clock.setTimeout(() => {
           if (settling.get(id)?.timer === timer) settling.delete(id);
         }, settlesMs);
-        settling.set(id, { until: clock.now() + settlesMs, timer });
+        settling.set(id, { until: clock.monotonic() + settlesMs, timer });
       }
     };
     created.then(done, () => done(null));

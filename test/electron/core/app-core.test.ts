@@ -127,7 +127,7 @@ describe('connectivity tracker', () => {
   it('reports every observation (a reloaded window learns the state from the next call); says nothing for errors without an answer', () => {
     const reports: { profileId: string; online: boolean; at: number }[] = [];
     let now = 100;
-    const clock = { now: () => now, setTimeout: () => 0, clearTimeout: () => {} };
+    const clock = { now: () => now, monotonic: () => now, setTimeout: () => 0, clearTimeout: () => {} };
     const tracker = new ConnectivityTracker(clock, (p) => reports.push(p));
     tracker.observe('a', ok({ animals: [] }));
     tracker.observe('a', err('unauthorized', 'no', { status: 401 }));

@@ -94,6 +94,17 @@ describe('browser host launch and session', () => {
     expect(expired.body).toContain('Open Adoption Desk from its own link');
   });
 
+  it('counts the two minutes of a launch link in elapsed time: the clock set back or forward changes nothing', async () => {
+    const late = host.createLaunchUrl();
+    const inTime = host.createLaunchUrl();
+    clock.jump(3_600_000); // set forward an hour: not expired
+    clock.advance(2 * 60_000 - 1);
+    expect((await send(host, pathOf(inTime))).status).toBe(303);
+    clock.jump(-7_200_000); // set back two hours: not good for longer
+    clock.advance(1);
+    expect((await send(host, pathOf(late))).status).toBe(403);
+  });
+
   it('refuses GET / without the launch secret with a page that says how to open the app', async () => {
     for (const path of ['/', '/index.html', '/assets/app.js', '/?launch=', `/?launch=${'A'.repeat(43)}`]) {
       const reply = await send(host, path);

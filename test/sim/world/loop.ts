@@ -1,7 +1,7 @@
 /**
  * The simulation's one clock and event loop. While a day runs, the process's timers
- * (`setTimeout`, `setInterval`, `setImmediate`, `requestAnimationFrame`), `Date`, `Math.random`
- * and `crypto.randomUUID` are the loop's: virtual time moves only when the loop says so, and
+ * (`setTimeout`, `setInterval`, `setImmediate`, `requestAnimationFrame`), `Date`,
+ * `performance.now`, `Math.random` and `crypto.randomUUID` are the loop's: virtual time moves only when the loop says so, and
  * every source of chance is the day's seeded generator. Nothing else may wait on the real
  * world (the disks are in memory, the service is in-process, IPC and BroadcastChannel are the
  * world's links), so what runs between two tasks is decided by the program alone.
@@ -11,9 +11,10 @@
  * Tasks go in this order: every queued immediate (FIFO), then one message of the links that
  * the fast-check scheduler picks (process idle: "I/O completions"), then the earliest timer.
  *
- * Two clocks: `mono` (monotonic, drives the timers) and the wall clock that `Date` and the
- * devices read, `mono + wallBase`, which a clock jump moves without touching the timers (as an
- * operating system's clock changes under `setTimeout`). The service reads its own wall clock,
+ * Two clocks: `mono` (monotonic, drives the timers; what `performance.now()` and a `Clock`'s
+ * `monotonic()` read) and the wall clock that `Date` and the devices read, `mono + wallBase`,
+ * which a clock jump moves without touching the timers or `mono` (as an operating system's clock
+ * changes under `setTimeout` and `performance.now()`). The service reads its own wall clock,
  * which never jumps.
  */
 import type { Scheduler } from 'fast-check';
@@ -29,6 +30,7 @@ const real = {
   clearImmediate: globalThis.clearImmediate,
   Date: globalThis.Date,
   random: Math.random,
+  performanceNow: Object.getOwnPropertyDescriptor(globalThis.performance, 'now'),
 };
 
 /** Where the virtual time starts (the day's wall clock, and the service's). */
@@ -146,6 +148,7 @@ export class SimLoop {
   clockFor(owner: Owner | null): Clock {
     return {
       now: () => this.now(),
+      monotonic: () => this.mono,
       setTimeout: (fn, ms) => this.setTimeout(fn, ms, owner),
       clearTimeout: (handle) => this.clearTimeout(handle),
     };
@@ -291,6 +294,12 @@ export class SimLoop {
       }
     }
     g.Date = SimDate;
+    // the elapsed time of the window's `systemClock` (its waits); an own property over the prototype's
+    Object.defineProperty(globalThis.performance, 'now', {
+      value: () => loop.mono,
+      configurable: true,
+      writable: true,
+    });
     Math.random = () => loop.random();
     (globalThis.crypto as unknown as { randomUUID: () => string }).randomUUID = uuid;
   }
@@ -308,6 +317,8 @@ export class SimLoop {
     delete g.requestAnimationFrame;
     delete g.cancelAnimationFrame;
     g.Date = real.Date;
+    if (real.performanceNow) Object.defineProperty(globalThis.performance, 'now', real.performanceNow);
+    else delete (globalThis.performance as unknown as { now?: unknown }).now;
     Math.random = real.random;
     delete (globalThis.crypto as unknown as { randomUUID?: unknown }).randomUUID;
   }

@@ -6,7 +6,7 @@ import { err, ok } from '../../../../src/shared/app-api/result';
 function tracker(saved: boolean | null = true) {
   const events: EventPayload<'key'>[] = [];
   let now = 10;
-  const clock = { now: () => now, setTimeout: () => 0, clearTimeout: () => {} };
+  const clock = { now: () => now, monotonic: () => now, setTimeout: () => 0, clearTimeout: () => {} };
   const keys = new KeyStatusTracker({ clock, emit: (p) => events.push(p), hasKey: async () => saved });
   return { keys, events, tick: (to: number) => (now = to) };
 }

@@ -168,10 +168,11 @@ export async function simulateSharedKey(options: SimOptions): Promise<SimReport>
   return { ...counts, drainMs: Math.max(...deviceDrainMs), deviceDrainMs, resetViews, windows };
 }
 
-/** A device's own clock: the service's plus `offsetMs`, with the same timers. */
+/** A device's own clock: the service's plus `offsetMs`, with the same timers and elapsed time. */
 function offsetClock(clock: FakeClock, offsetMs: number): Clock {
   return {
     now: () => clock.now() + offsetMs,
+    monotonic: () => clock.monotonic(),
     setTimeout: (fn, ms) => clock.setTimeout(fn, ms),
     clearTimeout: (handle) => clock.clearTimeout(handle),
   };
