@@ -55,7 +55,10 @@ export class SyncEngine {
 
   stop(): void {
     this.started = false;
-    for (const state of this.states.values()) clearTimer(this.clock, state);
+    for (const state of this.states.values()) {
+      clearTimer(this.clock, state);
+      unwatch(state);
+    }
   }
 
   /**
@@ -103,7 +106,10 @@ export class SyncEngine {
   /** Forgets a removed profile: no timer, no pass, its database untouched from now on. */
   forget(profileId: string): void {
     const state = this.states.get(profileId);
-    if (state) clearTimer(this.clock, state);
+    if (state) {
+      clearTimer(this.clock, state);
+      unwatch(state);
+    }
     this.states.delete(profileId);
   }
 
@@ -153,6 +159,29 @@ export class SyncEngine {
     });
   }
 
+  /**
+   * Follows the profile's database while the engine counts its outbox: the browser closes it under
+   * the app when staff clear the site's data (every connection closed by force, then the database
+   * deleted; Dexie 4 fires `close` and, as its `idbdb.onclose` closes with `disableAutoOpen: false`,
+   * opens a new, empty one on the next read). Passes watch the database they read. The outbox
+   * changed without the engine, so the progress is recounted from what is stored now, and a running
+   * pass reads the outbox again before its next entry: it no longer says "Sending 1 of 1" while it
+   * checks the lists for an entry that is gone, or while it waits to retry one.
+   */
+  private watch(profileId: string, state: ProfileState): ProfileDb {
+    const db = this.opts.db(profileId);
+    if (state.watched?.db === db) return db;
+    unwatch(state);
+    const onClose = () => {
+      if (!this.live(profileId, state)) return;
+      state.stale = true;
+      void this.recount(profileId, state);
+    };
+    db.on('close', onClose);
+    state.watched = { db, stop: () => db.on.close.unsubscribe(onClose) };
+    return db;
+  }
+
   /** Asks for a pass; passes of one profile never overlap, and at most one more waits behind a running one. */
   private requestPass(profileId: string, force: boolean): void {
     const state = this.state(profileId);
@@ -190,10 +219,19 @@ export class SyncEngine {
     return head;
   }
 
-  /** Recounts outside a pass; dropped when the pass counted meanwhile (its count is newer). */
+  /**
+   * Recounts outside a pass; dropped when the pass counted meanwhile (its count is newer). A read
+   * that fails (the database closed for good: the profile is going) leaves the count to the next
+   * pass, which reports the failure.
+   */
   private async recount(profileId: string, state: ProfileState): Promise<void> {
     const counted = state.counted;
-    const { entries: all } = await new Outbox(this.opts.db(profileId), this.clock).readAll();
+    let all: OutboxEntry[];
+    try {
+      ({ entries: all } = await new Outbox(this.watch(profileId, state), this.clock).readAll());
+    } catch {
+      return;
+    }
     if (counted !== state.counted || !this.live(profileId, state)) return;
     this.count(profileId, state, all);
   }
@@ -205,7 +243,7 @@ export class SyncEngine {
    * again only when new work arrived meanwhile (`sendPending`).
    */
   private async pass(profileId: string, state: ProfileState, force: boolean): Promise<void> {
-    const db = this.opts.db(profileId);
+    const db = this.watch(profileId, state);
     const outbox = new Outbox(db, this.clock);
     const serviceUrl = this.opts.serviceUrl?.(profileId) ?? null;
     const context = {
@@ -270,6 +308,8 @@ interface ProfileState {
   stale: boolean;
   /** Counts the progress recounts, so a recount read before a newer one is dropped. */
   counted: number;
+  /** The database whose `close` the engine listens to (`SyncEngine.watch`), and how to stop listening. */
+  watched: { db: ProfileDb; stop: () => void } | null;
 }
 
 /** A profile's state before its first pass: idle, no timer. */
@@ -285,6 +325,7 @@ function newProfileState(profileId: string): ProfileState {
     woken: false,
     stale: false,
     counted: 0,
+    watched: null,
   };
 }
 
@@ -295,6 +336,11 @@ function newProfileState(profileId: string): ProfileState {
 function mayWakeEarly(state: ProfileState): boolean {
   if (state.running || state.timer === null || state.woken) return false;
   return !(state.progress.lastError && TOLD_TO_WAIT.has(state.progress.lastError.code));
+}
+
+function unwatch(state: ProfileState): void {
+  state.watched?.stop();
+  state.watched = null;
 }
 
 function clearTimer(clock: Clock, state: ProfileState): void {
