@@ -2,7 +2,8 @@
  * The sync progress follows the outbox as it is stored, not only the engine's own steps: when the
  * browser clears the site's data (every connection closed by force, the database gone), the
  * progress is recounted at once, also while a pass is busy checking the lists for an entry in
- * doubt, and while the engine waits to retry. Found by the event-day simulator (docs/simulation.md:
+ * doubt, and while the engine waits to retry (a read the browser refuses just after the clear is
+ * tried again). Found by the event-day simulator (docs/simulation.md:
  * chunk 52, day 17 of the 10,000-day run): the window said "Sending 1 of 1" with IndexedDB empty.
  */
 import forceCloseDatabase from 'fake-indexeddb/lib/forceCloseDatabase';
@@ -84,6 +85,25 @@ describe('SyncEngine progress when the outbox changes under it', () => {
     await vi.waitFor(() => expect(engine.progress(profileId)).toMatchObject({ active: false, total: 0, sent: 0 }));
     // The windows that show the sender's progress hear it too.
     expect(events.slice(heard).at(-1)).toMatchObject({ profileId, active: false, total: 0 });
+  });
+
+  it('tries the recount again when the browser still refuses the new connection right after the clear', async () => {
+    const { api, clock, engine, db, profileId, outbox } = setup();
+    await outbox.enqueue(newAnimal('Rex'));
+    api.failCreate('offline', 'The service could not be reached.', { notSent: true });
+    engine.run();
+    await engine.whenIdle();
+    // Chromium aborts an open made while it deletes the database (storage-loss.spec.ts saw it).
+    const readAll = vi
+      .spyOn(Outbox.prototype, 'readAll')
+      .mockRejectedValueOnce(new Error('DatabaseClosedError: AbortError The connection was closed.'));
+
+    await clearSiteData(db);
+    await vi.waitFor(() => expect(readAll).toHaveBeenCalledTimes(1));
+    expect(saysSending(engine.progress(profileId))).toBe(true); // not read yet
+    clock.advance(200);
+    await vi.waitFor(() => expect(engine.progress(profileId)).toMatchObject({ active: false, total: 0, sent: 0 }));
+    expect(readAll).toHaveBeenCalledTimes(2);
   });
 
   it('counts what is stored again when entries come back after the clear (restored from the safety copy)', async () => {
