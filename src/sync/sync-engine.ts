@@ -57,7 +57,7 @@ export class SyncEngine {
     this.started = false;
     for (const state of this.states.values()) {
       clearTimer(this.clock, state);
-      unwatch(state);
+      unwatch(this.clock, state);
     }
   }
 
@@ -108,7 +108,7 @@ export class SyncEngine {
     const state = this.states.get(profileId);
     if (state) {
       clearTimer(this.clock, state);
-      unwatch(state);
+      unwatch(this.clock, state);
     }
     this.states.delete(profileId);
   }
@@ -171,10 +171,11 @@ export class SyncEngine {
   private watch(profileId: string, state: ProfileState): ProfileDb {
     const db = this.opts.db(profileId);
     if (state.watched?.db === db) return db;
-    unwatch(state);
+    unwatch(this.clock, state);
     const onClose = () => {
       if (!this.live(profileId, state)) return;
       state.stale = true;
+      clearRecountRetry(this.clock, state);
       // Dexie fires `close` before it lets go of the connection (`_close`, then `close` re-arms
       // autoOpen): a read now would go to the closed one. A microtask later it opens a new one,
       // which Chromium may still refuse while it deletes the old (AbortError: "The connection was
@@ -225,7 +226,8 @@ export class SyncEngine {
 
   /**
    * Recounts outside a pass; dropped when the pass counted meanwhile (its count is newer). A read
-   * that fails is tried again `retries` times, each after twice the wait before; then (or for a
+   * that fails is tried again `retries` times, each after twice the wait before (one such wait at a
+   * time per profile: in Chromium the refused open closes the database again); then (or for a
    * database closed for good: the profile is going) the count is left to the next pass, which
    * reports the failure.
    */
@@ -235,8 +237,11 @@ export class SyncEngine {
     try {
       ({ entries: all } = await new Outbox(this.watch(profileId, state), this.clock).readAll());
     } catch {
-      if (retries > 0 && this.live(profileId, state) && counted === state.counted)
-        this.clock.setTimeout(() => void this.recount(profileId, state, retries - 1, waitMs * 2), waitMs);
+      if (retries > 0 && state.recountRetry === null && this.live(profileId, state) && counted === state.counted)
+        state.recountRetry = this.clock.setTimeout(() => {
+          state.recountRetry = null;
+          if (this.live(profileId, state)) void this.recount(profileId, state, retries - 1, waitMs * 2);
+        }, waitMs);
       return;
     }
     if (counted !== state.counted || !this.live(profileId, state)) return;
@@ -247,7 +252,8 @@ export class SyncEngine {
    * Reads the outbox once (moving rows that fail the schema aside), then tries due entries in
    * creation order, each at most once, until the queue is empty or must wait. Each try returns
    * the entry as it wrote it, so the pass keeps its copy current without reading again; it reads
-   * again only when new work arrived meanwhile (`sendPending`).
+   * again only when new work arrived meanwhile (`sendPending`) or the browser closed the database
+   * under it (`watch`).
    */
   private async pass(profileId: string, state: ProfileState, force: boolean): Promise<void> {
     const db = this.watch(profileId, state);
@@ -320,6 +326,8 @@ interface ProfileState {
   counted: number;
   /** The database whose `close` the engine listens to (`SyncEngine.watch`), and how to stop listening. */
   watched: { db: ProfileDb; stop: () => void } | null;
+  /** The timer of the next try of a recount the browser refused, if one waits. */
+  recountRetry: unknown;
 }
 
 /** A profile's state before its first pass: idle, no timer. */
@@ -336,6 +344,7 @@ function newProfileState(profileId: string): ProfileState {
     stale: false,
     counted: 0,
     watched: null,
+    recountRetry: null,
   };
 }
 
@@ -348,9 +357,15 @@ function mayWakeEarly(state: ProfileState): boolean {
   return !(state.progress.lastError && TOLD_TO_WAIT.has(state.progress.lastError.code));
 }
 
-function unwatch(state: ProfileState): void {
+function unwatch(clock: Clock, state: ProfileState): void {
   state.watched?.stop();
   state.watched = null;
+  clearRecountRetry(clock, state);
+}
+
+function clearRecountRetry(clock: Clock, state: ProfileState): void {
+  if (state.recountRetry !== null) clock.clearTimeout(state.recountRetry);
+  state.recountRetry = null;
 }
 
 function clearTimer(clock: Clock, state: ProfileState): void {
