@@ -60,7 +60,10 @@ export class SyncEngine {
 
   stop(): void {
     this.started = false;
-    for (const state of this.states.values()) clearTimer(this.clock, state);
+    for (const state of this.states.values()) {
+      clearTimer(this.clock, state);
+      unwatch(this.clock, state);
+    }
   }
 
   /**
@@ -108,7 +111,10 @@ export class SyncEngine {
   /** Forgets a removed profile: no timer, no pass, its database untouched from now on. */
   forget(profileId: string): void {
     const state = this.states.get(profileId);
-    if (state) clearTimer(this.clock, state);
+    if (state) {
+      clearTimer(this.clock, state);
+      unwatch(this.clock, state);
+    }
     this.states.delete(profileId);
   }
 
@@ -159,6 +165,34 @@ export class SyncEngine {
     });
   }
 
+  /**
+   * Follows the profile's database while the engine counts its outbox: the browser closes it under
+   * the app when staff clear the site's data (every connection closed by force, then the database
+   * deleted; Dexie 4 fires `close` and, as its `idbdb.onclose` closes with `disableAutoOpen: false`,
+   * opens a new, empty one on the next read). Passes watch the database they read. The outbox
+   * changed without the engine, so the progress is recounted from what is stored now, and a running
+   * pass reads the outbox again before its next entry: it no longer says "Sending 1 of 1" while it
+   * checks the lists for an entry that is gone, or while it waits to retry one.
+   */
+  private watch(profileId: string, state: ProfileState): ProfileDb {
+    const db = this.opts.db(profileId);
+    if (state.watched?.db === db) return db;
+    unwatch(this.clock, state);
+    const onClose = () => {
+      if (!this.live(profileId, state)) return;
+      state.stale = true;
+      clearRecountRetry(this.clock, state);
+      // Dexie fires `close` before it lets go of the connection (`_close`, then `close` re-arms
+      // autoOpen): a read now would go to the closed one. A microtask later it opens a new one,
+      // which Chromium may still refuse while it deletes the old (AbortError: "The connection was
+      // closed", seen in storage-loss.spec.ts): the recount is tried again a little later.
+      void Promise.resolve().then(() => this.recount(profileId, state, RECOUNT_RETRIES));
+    };
+    db.on('close', onClose);
+    state.watched = { db, stop: () => db.on.close.unsubscribe(onClose) };
+    return db;
+  }
+
   /** Asks for a pass; passes of one profile never overlap, and at most one more waits behind a running one. */
   private requestPass(profileId: string, force: boolean): void {
     const state = this.state(profileId);
@@ -197,10 +231,26 @@ export class SyncEngine {
     return head;
   }
 
-  /** Recounts outside a pass; dropped when the pass counted meanwhile (its count is newer). */
-  private async recount(profileId: string, state: ProfileState): Promise<void> {
+  /**
+   * Recounts outside a pass; dropped when the pass counted meanwhile (its count is newer). A read
+   * that fails is tried again `retries` times, each after twice the wait before (one such wait at a
+   * time per profile: in Chromium the refused open closes the database again); then (or for a
+   * database closed for good: the profile is going) the count is left to the next pass, which
+   * reports the failure.
+   */
+  private async recount(profileId: string, state: ProfileState, retries = 0, waitMs = RECOUNT_WAIT_MS): Promise<void> {
     const counted = state.counted;
-    const { entries: all } = await new Outbox(this.opts.db(profileId), this.clock).readAll();
+    let all: OutboxEntry[];
+    try {
+      ({ entries: all } = await new Outbox(this.watch(profileId, state), this.clock).readAll());
+    } catch {
+      if (retries > 0 && state.recountRetry === null && this.live(profileId, state) && counted === state.counted)
+        state.recountRetry = this.clock.setTimeout(() => {
+          state.recountRetry = null;
+          if (this.live(profileId, state)) void this.recount(profileId, state, retries - 1, waitMs * 2);
+        }, waitMs);
+      return;
+    }
     if (counted !== state.counted || !this.live(profileId, state)) return;
     this.count(profileId, state, all);
   }
@@ -209,10 +259,11 @@ export class SyncEngine {
    * Reads the outbox once (moving rows that fail the schema aside), then tries due entries in
    * creation order, each at most once, until the queue is empty or must wait. Each try returns
    * the entry as it wrote it, so the pass keeps its copy current without reading again; it reads
-   * again only when new work arrived meanwhile (`sendPending`).
+   * again only when new work arrived meanwhile (`sendPending`) or the browser closed the database
+   * under it (`watch`).
    */
   private async pass(profileId: string, state: ProfileState, force: boolean): Promise<void> {
-    const db = this.opts.db(profileId);
+    const db = this.watch(profileId, state);
     const outbox = new Outbox(db, this.clock);
     const serviceUrl = this.opts.serviceUrl?.(profileId) ?? null;
     const context = {
@@ -296,6 +347,9 @@ function nextToTry(
 // the rules on waits (how long the engine waits after its own failure, which waits an
 // "online" event may cut short). The engine above decides when a pass runs.
 
+/** How often a recount after the browser closed the database is tried again, the first after this wait (ms). */
+const RECOUNT_RETRIES = 5;
+const RECOUNT_WAIT_MS = 200;
 /** Wait after an unexpected failure of the engine itself (e.g. the database could not be read). */
 const INTERNAL_RETRY_MS = 10_000;
 /**
@@ -326,6 +380,10 @@ interface ProfileState {
   deadlines: Map<string, { stored: number; at: number }>;
   /** Likewise when each entry was last written (its stored `updatedAt`), on the monotonic clock. */
   written: Map<string, { stored: number; at: number }>;
+  /** The database whose `close` the engine listens to (`SyncEngine.watch`), and how to stop listening. */
+  watched: { db: ProfileDb; stop: () => void } | null;
+  /** The timer of the next try of a recount the browser refused, if one waits. */
+  recountRetry: unknown;
 }
 
 /** A profile's state before its first pass: idle, no timer. */
@@ -343,6 +401,8 @@ function newProfileState(profileId: string): ProfileState {
     counted: 0,
     deadlines: new Map(),
     written: new Map(),
+    watched: null,
+    recountRetry: null,
   };
 }
 
@@ -389,6 +449,17 @@ function forgetDeadlines(state: ProfileState, all: OutboxEntry[]): void {
 function mayWakeEarly(state: ProfileState): boolean {
   if (state.running || state.timer === null || state.woken) return false;
   return !(state.progress.lastError && TOLD_TO_WAIT.has(state.progress.lastError.code));
+}
+
+function unwatch(clock: Clock, state: ProfileState): void {
+  state.watched?.stop();
+  state.watched = null;
+  clearRecountRetry(clock, state);
+}
+
+function clearRecountRetry(clock: Clock, state: ProfileState): void {
+  if (state.recountRetry !== null) clock.clearTimeout(state.recountRetry);
+  state.recountRetry = null;
 }
 
 function clearTimer(clock: Clock, state: ProfileState): void {

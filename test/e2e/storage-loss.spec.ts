@@ -8,7 +8,8 @@
  * whose battery died mid-write): Chromium then cannot open the site's storage at all; the app says
  * so, works from the safety copy in the window's memory, and sends the queue once.
  */
-import { chromium, type Page } from '@playwright/test';
+import { chromium, type Page, type Route } from '@playwright/test';
+import { request as httpRequest } from 'node:http';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -97,7 +98,80 @@ test.describe('the browser clears the site storage', () => {
       await host.stop();
     }
   });
+
+  // Issue 33, found by the event-day simulator (docs/simulation.md: chunk 52, day 17). The progress
+  // was counted only at the sync engine's own steps: the site's data cleared while it checked the
+  // lists for an entry in doubt left "sending 1 of 1" on screen with nothing stored.
+  test('the indicator stops saying "sending 1 of 1" when the data is cleared while a doubt is checked', async ({
+    app,
+  }) => {
+    test.setTimeout(60_000);
+    const { page, service } = app;
+    await expectListLoaded(page);
+    const indicator = page.getByTestId('sync-indicator');
+    // Bella's creation reaches the service (the core writes its acknowledgement in the safety
+    // copy), but its answer never reaches the page: the entry is in doubt there.
+    let cutAnswers = true;
+    await page.route('**/api/createPet', async (route) => {
+      if (!cutAnswers) return route.continue();
+      cutAnswers = false;
+      await forwardToHost(route);
+      await route.abort('connectionreset');
+    });
+    // The check of that doubt reads the service's lists (limit 100): held until the data is cleared.
+    const held: Route[] = [];
+    let holding = true;
+    await page.route('**/api/listPets', async (route) => {
+      const body = route.request().postDataJSON() as { query?: { limit?: number } };
+      if (!holding || body.query?.limit !== 100) return route.continue();
+      held.push(route);
+    });
+    await page.getByRole('link', { name: 'Add animal', exact: true }).click();
+    await addAnimal(page, 'Bella', '1');
+    await expect.poll(() => held.length, { timeout: 20_000 }).toBeGreaterThan(0);
+    await expect(indicator).toContainText('sending 1 of 1'); // true: Bella is in the queue
+
+    await browserClearsIndexedDb(page);
+    // The safety copy has Bella acknowledged: nothing comes back, and nothing waits.
+    await expect(indicator).toContainText('nothing to send');
+    await expect(indicator).not.toContainText('sending');
+
+    holding = false;
+    for (const route of held.splice(0)) await route.continue();
+    await expect(indicator).toContainText('nothing to send');
+    await page.getByRole('link', { name: 'Animals', exact: true }).click();
+    await expect(page.getByTestId('animal-row').filter({ hasText: 'Bella' }).first()).toBeVisible();
+    await expect(page.getByTestId('queued-row')).toHaveCount(0);
+    await expect(indicator).toContainText('nothing to send');
+    const created = await creations(service);
+    expect(created.map((line) => line.idempotencyKey)).toHaveLength(1); // Bella reached the service once
+  });
 });
+
+/**
+ * Sends the page's request on to the browser host and reads its answer, which the page never gets.
+ * Not `route.fetch()`: it resolves `<site>.localhost` by DNS in Node (ENOTFOUND), where Chromium
+ * takes every `*.localhost` name for loopback; so the request goes to 127.0.0.1 with its own Host.
+ */
+async function forwardToHost(route: Route): Promise<void> {
+  const request = route.request();
+  const url = new URL(request.url());
+  const headers = { ...(await request.allHeaders()), host: url.host };
+  const body = request.postDataBuffer() ?? Buffer.alloc(0);
+  await new Promise<void>((resolve, reject) => {
+    const forwarded = httpRequest(
+      { host: '127.0.0.1', port: Number(url.port), path: url.pathname + url.search, method: request.method(), headers },
+      (response) => {
+        response.resume();
+        response.on('end', () =>
+          response.statusCode === 200 ? resolve() : reject(new Error(`host answered ${response.statusCode}`)),
+        );
+      },
+    );
+    forwarded.on('error', reject);
+    forwarded.end(body);
+  });
+}
 
 /** Every file of the browser profile's IndexedDB storage of `origin`, overwritten in places (a torn disk write). */
 function damageIndexedDbFiles(userDataDir: string, origin: string): string[] {
