@@ -162,6 +162,7 @@ export default tseslint.config(
       'dist/',
       'node_modules/',
       'test-results/',
+      'sim-results/',
       'playwright-report/',
       'test/bench/results/',
       'src/shared/i18n/generated/',

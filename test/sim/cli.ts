@@ -12,7 +12,8 @@
  *   --hog           runs a CPU hog beside the workers (the verdicts must not change)
  *   --chunk N       days per chunk (default 100)
  *
- * The workers' reports go to test-results/simulate/run-<pid>/ (printed), one folder per run.
+ * The workers' reports go to sim-results/run-<pid>/ (printed), one folder per run (not under
+ * test-results/, which a Playwright run empties).
  *
  * Each worker is a vitest process (test/sim/vitest.simulate.config.ts: the window's Svelte stores
  * are compiled as the renderer's tests compile them) running test/sim/run/days.run.ts.
@@ -27,7 +28,8 @@ import { type Chunk, type ChunkReport, chunkSeed, type Work } from './run/work';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 // Each run its own folder: a replay started while a long run goes on leaves that run's reports be.
-const OUT = join(ROOT, 'test-results', 'simulate', `run-${process.pid}`);
+// Not under test-results/, which Playwright empties when it starts.
+const OUT = join(ROOT, 'sim-results', `run-${process.pid}`);
 
 const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
 if (major < 22 || (major === 22 && minor < 12)) {
