@@ -95,8 +95,10 @@ export async function tryEntry(ctx: SendContext, entry: OutboxEntry, all: Outbox
   if (!sending) return done(null);
   const result = await api.createPet({ profileId, animal: entry.animal, idempotencyKey: entry.idempotencyKey });
   if (result.ok) {
-    const { animal } = result.data;
-    const replayed = entry.notOurs.includes(animal.id) || (await new AnimalCache(db).read(animal.id)) !== null;
+    const { animal, answeredBefore } = result.data;
+    // The core's own answer to an earlier send of it is no replay by the service: proves nothing.
+    const replayed =
+      !answeredBefore && (entry.notOurs.includes(animal.id) || (await new AnimalCache(db).read(animal.id)) !== null);
     if (replayed) await recordEvidence(db, serviceUrl, 'a replayed creation', ctx.now());
     return done(await outbox.markSent(entry.localId, animal));
   }

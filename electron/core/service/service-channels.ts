@@ -22,6 +22,13 @@ export type SendKept = (
 
 /** The shortest wait a `settling` answer asks for (its timer may be a moment late: no busy loop). */
 const SETTLING_MIN_MS = 1_000;
+/**
+ * How long, and for how many entries, the core keeps the service's answer to a creation: a
+ * window that takes over the sending (the sender closed or reloaded mid-send) may send the entry
+ * again after that answer came, having read the lists before the animal reached the service.
+ */
+const ANSWER_KEPT_MS = 10 * 60_000;
+const ANSWERS_KEPT = 1_000;
 
 export interface ServiceChannels {
   handlers: Handlers<
@@ -45,6 +52,18 @@ export function serviceChannels(
    * and idempotency key: when the wait ends, and the timer that ends it.
    */
   const settling = new Map<string, { until: number; timer: unknown }>();
+  /** The service's answers to creations of the last `ANSWER_KEPT_MS`, oldest first (see `createPet`). */
+  const answered = new Map<string, { created: Created; at: number }>();
+
+  function keepAnswer(id: string, created: Created): void {
+    const now = clock.monotonic();
+    answered.delete(id);
+    answered.set(id, { created, at: now });
+    for (const [key, { at }] of answered) {
+      if (answered.size <= ANSWERS_KEPT && now - at < ANSWER_KEPT_MS) break;
+      answered.delete(key);
+    }
+  }
 
   function createPet(profileId: string, idempotencyKey: string, send: () => Promise<Result<Created>>) {
     // One creation per entry at a time: a window that takes over the sending (the sender was
@@ -53,6 +72,12 @@ export function serviceChannels(
     const id = `${profileId}\n${idempotencyKey}`;
     const running = creating.get(id);
     if (running) return running;
+    // Nor again once its answer came: the window that took over read the lists before the animal
+    // reached the service and sends it again (on a service that ignores Idempotency-Key, a second
+    // animal; the simulator's 10,000-day run, chunk 26). It gets the answer this core had.
+    const known = answered.get(id);
+    if (known && clock.monotonic() - known.at < ANSWER_KEPT_MS)
+      return Promise.resolve(ok({ ...known.created, answeredBefore: true }));
     // Nor again soon after the app gave up waiting on it: the service may still store it (a
     // window that took over read the lists at once, found nothing yet, and sent it: a second
     // animal on a service that ignores Idempotency-Key; the simulator's day 363). Only this entry
@@ -71,6 +96,7 @@ export function serviceChannels(
     const created = send();
     const done = (result: Result<Created> | null): void => {
       if (creating.get(id) === created) creating.delete(id);
+      if (result?.ok) keepAnswer(id, result.data);
       if (result && !result.ok && result.error.code === 'timeout') {
         const timer = clock.setTimeout(() => {
           if (settling.get(id)?.timer === timer) settling.delete(id);

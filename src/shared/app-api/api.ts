@@ -135,7 +135,16 @@ export const api = {
   },
   createPet: {
     input: z.extend(ProfileRef, { animal: NewAnimal, idempotencyKey: z.uuid() }),
-    output: z.object({ animal: Animal, fetchedAt: z.number() }),
+    output: z.object({
+      animal: Animal,
+      fetchedAt: z.number(),
+      /**
+       * true: the core already had the service's answer to a send of this key (a window that
+       * took over sent the entry again) and answers with it; nothing was sent. Not the service
+       * replaying the key, so it proves nothing about whether the service keeps keys.
+       */
+      answeredBefore: z.optional(z.boolean()),
+    }),
   },
   /**
    * Keeps accepted creations (or an entry edited by staff: same localId, new key and payload) in the

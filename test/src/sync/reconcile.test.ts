@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { NewAnimal } from '../../../src/shared/records/animal';
-import { err } from '../../../src/shared/app-api/result';
+import { err, ok } from '../../../src/shared/app-api/result';
 import { AnimalCache } from '../../../src/storage/animal-cache';
 import { openProfileDb } from '../../../src/storage/db';
 import { Outbox } from '../../../src/storage/outbox';
@@ -177,6 +177,18 @@ describe('reconciliation of an unknown outcome', () => {
 });
 
 describe('a service that has shown it keeps idempotency keys', () => {
+  it('takes the core’s own answer to an earlier send of the entry for sent, and for no proof that keys are kept', async () => {
+    // A window that took over sends an entry whose first send the core had already seen answered:
+    // the core answers with that animal (`answeredBefore`), which this window may already know from
+    // a list. The service replayed nothing, so nothing is learnt about its keys.
+    const { api, db, outbox, clock, drain } = await setup(newAnimal('Rex', '2', 'available'), null);
+    const known = api.animals[0]!;
+    api.createAnswers.push(() => ok({ animal: known, fetchedAt: clock.now(), answeredBefore: true }));
+    await drain();
+    expect(await entriesOf(outbox)).toMatchObject([{ state: 'sent', serverId: known.id }]);
+    expect(await db.meta.get(EVIDENCE_KEY)).toBeUndefined();
+  });
+
   it('“send mine” replays the first creation: adopted, and the proof is kept for this address', async () => {
     const { api, db, outbox, entry, profileId, engine, drain } = await setup(newAnimal('Rex', '2', 'available'));
     api.honoursKeys = true;

@@ -13,7 +13,8 @@ import { MemorySecretStore } from '../../../../electron/core/keys/memory-secret-
 import { ProfileRegistry } from '../../../../electron/core/profiles/profile-registry';
 import type { JournalFs } from '../../../../electron/core/safety-copy/journal-file';
 import { HEADERS_TIMEOUT_MS } from '../../../../electron/core/http/http-client';
-import { SEND_SETTLES_MS, type SafetyEntry } from '../../../../src/shared/app-api/api';
+import { type ChannelOutput, SEND_SETTLES_MS, type SafetyEntry } from '../../../../src/shared/app-api/api';
+import type { Result } from '../../../../src/shared/app-api/result';
 import { type RunningService, startService } from '../../../service/index';
 import { FakeClock } from '../../../support/fake-clock';
 
@@ -187,6 +188,34 @@ describe('one creation per entry at a time in the core', () => {
     expect(service.animalCount()).toBe(1);
     expect(a).toMatchObject({ ok: true });
     expect(b).toEqual(a);
+  });
+
+  it('a send of an entry this core already had the answer for is answered with it: nothing is sent, and it says so', async () => {
+    // The simulator's 10,000-day run (chunk 26, day 91): the sending window was reloaded while
+    // Pepper's send was under way; the window that took over read the lists before Pepper reached
+    // the slow service, and sent it again after the first send's answer had come: a second animal
+    // on a service that ignores Idempotency-Key.
+    const pepper = entry('Pepper');
+    await core.router.handle('keepEntries', {
+      profileId: 'local',
+      batch: crypto.randomUUID(),
+      complete: true,
+      entries: [pepper],
+    });
+    const send = () =>
+      core.router.handle('createPet', {
+        profileId: 'local',
+        animal: pepper.animal,
+        idempotencyKey: pepper.idempotencyKey,
+      });
+    const first = (await send()) as Result<ChannelOutput<'createPet'>>;
+    expect(first).toMatchObject({ ok: true });
+    const again = (await send()) as Result<ChannelOutput<'createPet'>>;
+    expect(service.animalCount()).toBe(1);
+    expect(again.ok && again.data.animal).toEqual(first.ok && first.data.animal);
+    // Not the service replaying the key (which would prove it keeps keys): this core answered.
+    expect(again.ok && again.data.answeredBefore).toBe(true);
+    expect(first.ok && first.data.answeredBefore).toBeUndefined();
   });
 });
 
