@@ -53,6 +53,21 @@ describe('the journal file', () => {
     expect((await new JournalFile(path).read()).records).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
   });
 
+  it('fsyncs the folder at the first append of a process even when the file was there: its creator may have died before it could', async () => {
+    // The 10,000-day run (chunk 64): the app died during the append that created the journal,
+    // before the folder's fsync; started again, its appends found the file and never fsynced the
+    // folder, so a power cut could take the file, and every animal in it, away.
+    const path = journalPath();
+    await new JournalFile(path).append([{ n: 1 }]);
+    const { fs: recording, synced } = recordingFs();
+    const restarted = new JournalFile(path, recording);
+    await restarted.read();
+    await restarted.append([{ n: 2 }]);
+    expect(synced).toEqual([path, join(path, '..')]);
+    await restarted.append([{ n: 3 }]);
+    expect(synced).toEqual([path, join(path, '..'), path]);
+  });
+
   it('reads a missing file as empty', async () => {
     expect(await new JournalFile(journalPath()).read()).toEqual({
       records: [],
