@@ -4,7 +4,12 @@
  * "Edit and resend" reuses. Used by the app root and the sync panel.
  */
 export { AddAnimalFormStore } from './add-animal-form.svelte';
-export { default as AnimalFields } from './AnimalFields.svelte';
+
+/**
+ * The animal's fields, for the sync panel's "Edit and resend": loaded when staff first edit an
+ * entry there (the Add animal screen brings them itself), not with the app's start-up.
+ */
+export const loadAnimalFields = () => import('./AnimalFields.svelte');
 
 /**
  * The Add animal screen, loaded on first visit (not part of the app's start-up: the window

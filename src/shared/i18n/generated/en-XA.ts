@@ -1082,6 +1082,14 @@ const messages: Messages = {
   'sync.attentionEditLabel': (d) => '⟦Éđîţ~~ ' + d.name + '⟧',
   'sync.attentionFailed': (d) =>
     '⟦Ţĥé éñţŕîéš ţö çĥéçķ çöûļđ ñöţ ƀé šĥöŵñ:~~~~~~~~~~~~~ ' + d.reason + '. Ţĥéý åŕé ķéþţ öñ ţĥîš đéṽîçé.~~~~~~~~~~⟧',
+  'sync.attentionFieldsFailed': (d) =>
+    '⟦Ţĥé ƒîéļđš ţö éđîţ~~~~~~ ' +
+    d.name +
+    ' çöûļđ ñöţ ƀé šĥöŵñ:~~~~~~ ' +
+    d.reason +
+    '. ' +
+    d.name +
+    ' îš ķéþţ öñ ţĥîš đéṽîçé.~~~~~~~~⟧',
   'sync.attentionNoReason': () => '⟦ñö ŕéåšöñ ĝîṽéñ~~~~~~⟧',
   'sync.attentionWhat': (d) => '⟦' + d.name + ' (çåţéĝöŕý~~~~ ' + d.category + ') ŵåš ñöţ åççéþţéđ.~~~~~~⟧',
   'sync.attentionWhy': (d) => '⟦Ţĥé šéŕṽîçé šåîđ: “~~~~~~' + d.reason + '”⟧',

@@ -595,6 +595,8 @@ const messages: Partial<Messages> = {
   'sync.attentionEditLabel': (d) => 'Edit ' + d.name,
   'sync.attentionFailed': (d) =>
     'The entries to check could not be shown: ' + d.reason + '. They are kept on this device.',
+  'sync.attentionFieldsFailed': (d) =>
+    'The fields to edit ' + d.name + ' could not be shown: ' + d.reason + '. ' + d.name + ' is kept on this device.',
   'sync.attentionNoReason': () => 'no reason given',
   'sync.attentionWhat': (d) => d.name + ' (category ' + d.category + ') was not accepted.',
   'sync.attentionWhy': (d) => 'The service said: “' + d.reason + '”',

@@ -993,6 +993,14 @@ const messages: Messages = {
   'sync.attentionEditLabel': (d) => 'Editar ' + d.name,
   'sync.attentionFailed': (d) =>
     'No se pudieron mostrar las entradas por revisar: ' + d.reason + '. Se conservan en este equipo.',
+  'sync.attentionFieldsFailed': (d) =>
+    'No se pudieron mostrar los campos para editar ' +
+    d.name +
+    ': ' +
+    d.reason +
+    '. ' +
+    d.name +
+    ' se conserva en este equipo.',
   'sync.attentionNoReason': () => 'sin motivo indicado',
   'sync.attentionWhat': (d) => d.name + ' (categoría ' + d.category + ') no fue aceptado.',
   'sync.attentionWhy': (d) => 'El servicio respondió: “' + d.reason + '”',

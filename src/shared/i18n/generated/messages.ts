@@ -573,6 +573,7 @@ export interface Messages {
   'sync.allSent': (d: { time: string | number }) => string;
   'sync.attentionEditLabel': (d: { name: string | number }) => string;
   'sync.attentionFailed': (d: { reason: string | number }) => string;
+  'sync.attentionFieldsFailed': (d: { name: string | number; reason: string | number }) => string;
   'sync.attentionNoReason': () => string;
   'sync.attentionWhat': (d: { category: string | number; name: string | number }) => string;
   'sync.attentionWhy': (d: { reason: string | number }) => string;
