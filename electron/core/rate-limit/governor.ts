@@ -226,7 +226,7 @@ export class RateLimitGovernor {
   }
 
   private learn(headers: HeaderSource, now: number, sentAt: number | null = null, seq = 0, refused = false) {
-    const notices = this.window.observe(headers, now, sentAt);
+    const notices = this.window.observe(headers, now, sentAt, refused);
     this.gate.observe(headers, now, sentAt ?? now, seq, refused);
     const exhaustedUntil = this.window.exhaustedUntil(now);
     if (exhaustedUntil !== null) this.pause.apply(this.exhaustion(exhaustedUntil, now));
