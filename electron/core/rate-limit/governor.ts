@@ -69,12 +69,7 @@ export class RateLimitGovernor {
     this.maxInFlight = Math.max(1, options.maxInFlight ?? 4);
     this.maxRetries = Math.max(0, options.maxRetries ?? 3);
     this.resetMarginMs = options.resetMarginMs ?? 100;
-    this.gate = new PacingGate(
-      this.window,
-      new AdaptiveRate(this.random, options.assumedRate),
-      this.random,
-      this.resetMarginMs,
-    );
+    this.gate = new PacingGate(this.window, new AdaptiveRate(this.random, options.assumedRate), this.random);
     this.timer = new WakeTimer(this.clock, () => this.pump());
   }
 
@@ -233,9 +228,9 @@ export class RateLimitGovernor {
     return notices;
   }
 
-  /** Waiting for the reset; with other devices on the key, a random delay more (device-share.ts). */
+  /** Waiting for the reset; with other devices on the key, until no refusal of the window can still hold the key (device-share.ts). */
   private exhaustion(resetAt: number, now: number): Pause {
-    return pauseForExhaustion(resetAt + this.gate.resetJitter(now), now, this.resetMarginMs);
+    return pauseForExhaustion(this.gate.comeBackAt(resetAt, now, this.resetMarginMs), now, 0);
   }
 
   private armTimer(now: number): void {

@@ -32,9 +32,17 @@ async function lateStarters(seed: number, startPhaseMs: number) {
 const CASES = [500, 900].flatMap((phase) => [1, 2, 3, 4, 5, 6].map((seed) => ({ phase, seed })));
 
 describe('devices that start over seconds on one key (issue 34, realistic fake clock)', () => {
-  // On main (before the fix): 8 of these 12 runs have requests refused in a window's first second
-  // because a refusal of the window before still made the key wait (1–10 a window), and 7 are
-  // banned (10 refused while told to wait in window 0, from the late starters, then 3–16 more).
+  // Before issue 34's change: 8 of these 12 runs had requests refused while told to wait by a
+  // refusal of the window before (13–16 in window 1 in six of them), and 7 were banned.
+  // After it (device-share.ts returnAt, rate-window.ts WindowPhase): 7 of 12 runs still have
+  // such refusals, one request each but for phase 900 seed 3 (14 in window 1: banned, the 10 of
+  // window 0 from the late starters, then the first device back). They come from devices that
+  // have seen no other (the first device, alone in window 0 while the late starters' refusals
+  // are invisible to it; a late starter before it learnt of any), which come back at the reset
+  // + 100 ms as one device alone does. Counting a window used up with fewer of our own requests
+  // than its limit as shared ended them (and the ban) on the fake clock, but slowed 2-device
+  // drains (43 of 72 grid runs met instead of 47) and moved one device's waits (4 tests in
+  // governor-waits, -clock-jumps, -scheduling): not kept. `it.fails` until they are gone.
   it.fails(
     '16 devices starting over 3 s: no device sends in a window while a refusal of the last window still makes the key wait',
     async () => {
@@ -50,6 +58,9 @@ describe('devices that start over seconds on one key (issue 34, realistic fake c
     120_000,
   );
 
+  // Before issue 34's change: 7 of these 12 runs banned (10 refused while told to wait in window
+  // 0, from the late starters, then 3–16 more in window 1 or later); after it, 1 (phase 900
+  // seed 3, above). `it.fails` until none is.
   it.fails(
     '16 devices starting over 3 s: never banned, every animal created once',
     async () => {

@@ -69,8 +69,9 @@ export interface SimReport {
   windows: Array<{ startMs: number; resetHeaderMs: number }>;
   /**
    * Per window of the service (0 = the key's first): requests accepted, refused, refused while
-   * told to wait, and of those the ones in the window's first second (a wait a refusal of the
-   * last window left: `Retry-After` is rounded up to whole seconds).
+   * told to wait, and of those the ones told to wait by a refusal of an earlier window
+   * (`Retry-After` is rounded up to whole seconds, so a refusal's wait can end up to a second
+   * into the next window).
    */
   perWindow: Array<{ accepted: number; refused: number; whileWaiting: number; carriedOver: number }>;
   /** When each device started (its first task queued), ms from the start. */
@@ -91,6 +92,8 @@ export async function simulateSharedKey(options: SimOptions): Promise<SimReport>
   });
   const counts = { requests: 0, refused: 0, bans: 0, created: 0, banned: false };
   const perWindow: SimReport['perWindow'] = [];
+  /** The window in which the last refusal that set a wait was made. */
+  let waitSetIn = -1;
   const createdKeys = new Set<string>();
   let firstRequestAt: number | undefined;
   const [low, high] = options.latencyMs ?? [1, 4];
@@ -106,7 +109,9 @@ export async function simulateSharedKey(options: SimOptions): Promise<SimReport>
     if (decision.kind === 'allowed') cell.accepted += 1;
     else cell.refused += 1;
     if (decision.toldToWait) cell.whileWaiting += 1;
-    if (decision.toldToWait && clock.now() - firstRequestAt - index * options.windowMs < 1000) cell.carriedOver += 1;
+    // the refusal that sets a wait is the one not made while told to wait
+    if (decision.kind !== 'allowed' && !decision.toldToWait) waitSetIn = index;
+    if (decision.toldToWait && waitSetIn < index) cell.carriedOver += 1;
     const device = new Headers(init.headers).get('Idempotency-Key')?.slice(2, 5) ?? '?';
     options.trace?.({
       at: clock.now() - start,
