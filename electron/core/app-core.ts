@@ -49,10 +49,7 @@ export interface AppCoreOptions {
   http?: ServiceClientOptions['http'];
   /** The rate the governors assume while a service tells none (tests of other matters raise it). */
   assumedRate?: number;
-  /**
-   * How long the core holds a creation it gave up waiting on (default `SEND_SETTLES_MS`, a real
-   * minute): e2e tests of other matters shorten it, as they shorten the HTTP timeouts.
-   */
+  /** How long the core holds a creation it gave up waiting on (`SEND_SETTLES_MS`, a minute; e2e shortens it). */
   sendSettlesMs?: number;
   /**
    * The app's own updater (electron/main/updates.ts, in the installed app only) and whom an update
