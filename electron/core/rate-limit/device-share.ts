@@ -33,12 +33,22 @@
  * the last window of a drain that fits; in a middle window it need not (each closer's work
  * fits in what it saw, not their sum): on the fake clock with 16 devices, several devices
  * that got ahead close together in window 2, are refused, and the refusal's wait catches
- * every device coming back to window 3, which bans the key (issue 34, open;
- * docs/performance.md section 6). A device that has to wait waits for the reset (plus a
- * random delay of up to RESET_JITTER_MS, so that the devices do not all fire at the boundary).
+ * every device coming back to window 3 (issue 34; docs/performance.md section 6). A device
+ * that has to wait comes back once no refusal of the window can still make the key wait
+ * (returnAt: a second after its end, plus a random delay of up to RESET_JITTER_MS, so that the
+ * devices do not all fire at once), which is what keeps such refusals from banning the key.
  */
 
 export const RESET_JITTER_MS = 30;
+/**
+ * How long after a window's end a refusal made in it can still make the key wait: the service
+ * answers a request over the limit with `Retry-After` rounded up to whole seconds and counts
+ * every request sent before that wait ends towards a ban (test/service/rate-limits.ts), so a
+ * refusal at any moment of a window makes the key wait until less than a second after its end.
+ */
+export const CARRIED_WAIT_MS = 1000;
+/** Beyond CARRIED_WAIT_MS: the wait ends strictly before it, and our request arrives after it is sent. */
+const CARRIED_MARGIN_MS = 20;
 /** How long after its start a window may still see devices joining (jitter, margin, round trips). */
 const JOIN_MS = RESET_JITTER_MS + 300;
 /** Others seen in a window older than this are forgotten. */
@@ -94,11 +104,7 @@ export class DeviceShare {
   private samples: number[] = [];
   private jitter: { resetKey: string; ms: number } | null = null;
 
-  constructor(
-    private readonly random: () => number,
-    /** Waited beyond a reset time (`X-RateLimit-Reset` has whole seconds). */
-    private readonly marginMs: number,
-  ) {}
+  constructor(private readonly random: () => number) {}
 
   /** One of our requests was refused (429): the service did not count it. */
   onRefused(seq: number): void {
@@ -195,7 +201,22 @@ export class DeviceShare {
     // No second look later in the window (the old rule looked again after JOIN_MS): a refusal
     // that late makes the key wait as far into the next window, where every device coming back
     // is refused while told to wait; with 16 devices the bench got the key banned that way.
-    return this.afterReset(last.resetKey, resetAt);
+    return this.returnAt(resetAt, last.resetKey);
+  }
+
+  /**
+   * When to come back to the key after the window ending at `resetAt` (local, its latest
+   * possible end): not before a refusal made in it could still make the key wait, whoever made
+   * it (issue 34). Devices that start late know nothing yet and are refused in a window used
+   * up; every 16-device bench run has such refusals in window 0, the service counts each
+   * request sent while it tells the key to wait, and one device cannot see another's refusal:
+   * the devices that came back at the reset were refused (up to 16 of them) and banned the key.
+   * Coming back a second after the end costs one second in the last window only (the others
+   * are used up early in their first second anyway). Plus a random delay of up to
+   * RESET_JITTER_MS, so that the devices do not all fire at once.
+   */
+  returnAt(resetAt: number, resetKey: string): number {
+    return resetAt + CARRIED_WAIT_MS + CARRIED_MARGIN_MS + this.resetJitter(resetKey);
   }
 
   /** The random delay after a reset, drawn once per window. */
@@ -203,10 +224,6 @@ export class DeviceShare {
     if (!this.jitter || this.jitter.resetKey !== resetKey)
       this.jitter = { resetKey, ms: Math.floor(this.random() * RESET_JITTER_MS) };
     return this.jitter.ms;
-  }
-
-  private afterReset(resetKey: string, resetAt: number): number {
-    return resetAt + this.marginMs + this.resetJitter(resetKey);
   }
 
   /** The others' requests per ms over our last two intervals. */

@@ -69,12 +69,7 @@ export class RateLimitGovernor {
     this.maxInFlight = Math.max(1, options.maxInFlight ?? 4);
     this.maxRetries = Math.max(0, options.maxRetries ?? 3);
     this.resetMarginMs = options.resetMarginMs ?? 100;
-    this.gate = new PacingGate(
-      this.window,
-      new AdaptiveRate(this.random, options.assumedRate),
-      this.random,
-      this.resetMarginMs,
-    );
+    this.gate = new PacingGate(this.window, new AdaptiveRate(this.random, options.assumedRate), this.random);
     this.timer = new WakeTimer(this.clock, () => this.pump());
   }
 
@@ -226,16 +221,16 @@ export class RateLimitGovernor {
   }
 
   private learn(headers: HeaderSource, now: number, sentAt: number | null = null, seq = 0, refused = false) {
-    const notices = this.window.observe(headers, now, sentAt);
+    const notices = this.window.observe(headers, now, sentAt, refused);
     this.gate.observe(headers, now, sentAt ?? now, seq, refused);
     const exhaustedUntil = this.window.exhaustedUntil(now);
     if (exhaustedUntil !== null) this.pause.apply(this.exhaustion(exhaustedUntil, now));
     return notices;
   }
 
-  /** Waiting for the reset; with other devices on the key, a random delay more (device-share.ts). */
+  /** Waiting for the reset; with other devices on the key, until no refusal of the window can still hold the key (device-share.ts). */
   private exhaustion(resetAt: number, now: number): Pause {
-    return pauseForExhaustion(resetAt + this.gate.resetJitter(now), now, this.resetMarginMs);
+    return pauseForExhaustion(this.gate.comeBackAt(resetAt, now, this.resetMarginMs), now, 0);
   }
 
   private armTimer(now: number): void {

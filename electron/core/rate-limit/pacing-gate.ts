@@ -19,9 +19,8 @@ export class PacingGate {
     private readonly window: RateWindow,
     private readonly adaptive: AdaptiveRate,
     private readonly random: () => number,
-    resetMarginMs: number,
   ) {
-    this.share = new DeviceShare(random, resetMarginMs);
+    this.share = new DeviceShare(random);
   }
 
   /** Learns from the headers of the response to our `seq`-th request (`refused`: a 429). */
@@ -70,9 +69,15 @@ export class PacingGate {
     return Math.max(paced, this.share.readyAt(now, inFlight, this.window.resetAt, queued));
   }
 
-  /** The random delay after a window's reset while others use the key (0 when alone). */
-  resetJitter(now: number): number {
-    return this.resetKey !== null && this.share.othersActive(now) ? this.share.resetJitter(this.resetKey) : 0;
+  /**
+   * When to come back after the window ending at `resetAt` was used up: alone on the key, at
+   * the reset plus `marginMs`; while others use it too, once no refusal of that window can
+   * still make the key wait (device-share.ts, returnAt).
+   */
+  comeBackAt(resetAt: number, now: number, marginMs: number): number {
+    return this.resetKey !== null && this.share.othersActive(now)
+      ? this.share.returnAt(resetAt, this.resetKey)
+      : resetAt + marginMs;
   }
 
   devices(now: number): number {

@@ -25,7 +25,7 @@ function quoted(value: string, headers: HeaderSource | null | undefined): string
 /** No wait is ever longer than a day. */
 export const MAX_WAIT_MS = 24 * 60 * 60 * 1000;
 /** A `Reset` below this is read as seconds from now rather than a unix timestamp. */
-const UNIX_SECONDS_FLOOR = 1_000_000_000;
+export const UNIX_SECONDS_FLOOR = 1_000_000_000;
 const INTEGER = /^\s*-?\d+\s*$/;
 const DECIMAL = /^\s*-?\d+(\.\d+)?\s*$/;
 const IMF_OR_RFC850 = /^\s*[A-Za-z]{3,9}, .+ GMT\s*$/;

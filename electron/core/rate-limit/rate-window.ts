@@ -9,7 +9,9 @@
  * through the skew: the service's clock minus ours, learnt from `Date`, or until one was seen
  * the computer's wall clock minus ours (`localOffsetMs`: the wall clock taken as the service's).
  */
-import { type HeaderSource, parseHttpDate, readRateLimit } from './rate-limit-headers';
+import { type HeaderSource, parseHttpDate, readRateLimit, UNIX_SECONDS_FLOOR } from './rate-limit-headers';
+
+const INTEGER_RESET = /^\s*\d+\s*$/;
 
 /** Skew samples kept: the most recent ones, none older than SKEW_MEMORY_MS. */
 const SKEW_SAMPLES = 256;
@@ -80,12 +82,118 @@ export class SkewEstimate {
   }
 }
 
+/** Steps between windows shorter than this are not taken for fixed windows (see WindowPhase). */
+const MIN_STEP_MS = 5000;
+const PHASE_RESETS = 16;
+
+/**
+ * When the service's windows really end, from when our answers came rather than from the
+ * whole-second `X-RateLimit-Reset` alone (issue 34). The header rounds each window's end up to
+ * a second, so a device reading it alone comes back up to a second late, and devices whose
+ * `Date` samples bracket the service's second differently disagree by as much.
+ *
+ * The model: fixed windows of a whole number of seconds, each starting where the last ended
+ * (the local service: windows from the key's first request, at exact multiples). Then the
+ * window with reset R ends at 1000·R + φ on our clock, the same φ for every R. An answer with
+ * reset R received at r was counted in that window, which had begun by then: its end is at
+ * most r + step, so φ ≤ r − 1000·R + step; one sent at s was counted before the end, so
+ * φ > s − 1000·R. The answer that came soonest after a window began (the key's first, or a
+ * window's first after a wait) bounds φ to a round trip; later ones keep it. The step is the
+ * greatest common divisor of the differences between the resets seen (R only takes whole
+ * seconds), taken only when it equals the smallest of them and is at least MIN_STEP_MS.
+ *
+ * Nothing here is invented if the model fails: every answer checks it (φ must stay above every
+ * s − 1000·R, and the end not before the header's own earliest, 1000·R − 1 s less the skew's
+ * upper bound), and on a contradiction, or a new limit (another window, the day's), it starts
+ * again from that answer; the header's own bound stays in force beside it (RateWindow takes
+ * the earlier of the two safe ends).
+ */
+export class WindowPhase {
+  private limit: number | null = null;
+  /** The distinct resets seen (epoch seconds), newest last. */
+  private resets: number[] = [];
+  /** min(receivedAt − 1000·R): φ ≤ this + step. */
+  private earliest = Infinity;
+  /** A refusal in a used-up window, received at r with Retry-After n s: φ ≤ min(r + 1000·n − 1000·R). */
+  private refused: { phase: number; reset: number } | null = null;
+  /** max(sentAt − 1000·R): φ > this. */
+  private latest = -Infinity;
+
+  /**
+   * Learns from one answer: its reset R (epoch seconds), limit, when its request went out
+   * (null when unknown) and when it came (local ms); `headerEarliestEnd`: the earliest the
+   * window can end by the header and the skew's upper bound (local ms, −Infinity when unknown).
+   */
+  observe(
+    reset: number,
+    limit: number | null,
+    sentAt: number | null,
+    receivedAt: number,
+    headerEarliestEnd: number,
+    /** A refusal with nothing remaining: its `Retry-After` in whole seconds, else null. */
+    retryAfterS: number | null = null,
+  ) {
+    if (limit !== this.limit) this.forget(limit);
+    this.add(reset, sentAt, receivedAt, retryAfterS);
+    const end = this.endAt(reset);
+    if (end !== null && (this.latest >= end - 1000 * reset || end < headerEarliestEnd)) {
+      this.forget(limit);
+      this.add(reset, sentAt, receivedAt, retryAfterS);
+    }
+  }
+
+  /** The latest the window with reset R (epoch seconds) can end, on our clock; null when not known. */
+  endAt(reset: number): number | null {
+    const step = this.stepMs();
+    const bounds = [step === null ? Infinity : this.earliest + step];
+    // a refusal bounds its own window's end; the others' once the windows are seen to follow at a fixed step
+    if (this.refused !== null && (step !== null || this.refused.reset === reset)) bounds.push(this.refused.phase);
+    const phase = Math.min(...bounds);
+    return Number.isFinite(phase) ? 1000 * reset + phase : null;
+  }
+
+  private add(reset: number, sentAt: number | null, receivedAt: number, retryAfterS: number | null): void {
+    if (!this.resets.includes(reset)) this.resets = [...this.resets, reset].slice(-PHASE_RESETS);
+    this.earliest = Math.min(this.earliest, receivedAt - 1000 * reset);
+    if (sentAt !== null && sentAt <= receivedAt) this.latest = Math.max(this.latest, sentAt - 1000 * reset);
+    // Refused because the window was used up: the key is told to wait until a refusal's own time
+    // plus its Retry-After rounded up, which is at or after the window's end (a wait carried over
+    // from the window before ends before any value of this one is used: nothing is let through
+    // meanwhile). So the end is at most our receipt plus our Retry-After.
+    if (retryAfterS !== null) {
+      const phase = receivedAt + 1000 * retryAfterS - 1000 * reset;
+      if (this.refused === null || phase < this.refused.phase) this.refused = { phase, reset };
+    }
+  }
+
+  private forget(limit: number | null): void {
+    this.limit = limit;
+    this.resets = [];
+    this.earliest = Infinity;
+    this.latest = -Infinity;
+    this.refused = null;
+  }
+
+  private stepMs(): number | null {
+    const sorted = [...this.resets].sort((a, b) => a - b);
+    const steps = sorted.slice(1).map((reset, i) => reset - sorted[i]!);
+    if (steps.length === 0) return null;
+    const divisor = steps.reduce((a, b) => gcd(a, b));
+    return divisor === Math.min(...steps) && divisor * 1000 >= MIN_STEP_MS ? divisor * 1000 : null;
+  }
+}
+
+function gcd(a: number, b: number): number {
+  return b === 0 ? a : gcd(b, a % b);
+}
+
 export class RateWindow {
   limit: number | null = null;
   remaining: number | null = null;
   /** When the window resets, on the local clock (the governor's elapsed time), null when unknown. */
   resetAt: number | null = null;
   private readonly skew = new SkewEstimate();
+  private readonly phase = new WindowPhase();
   /** The `X-RateLimit-Reset` value `resetAt` was read from. */
   private resetHeader: string | null = null;
   /**
@@ -106,10 +214,22 @@ export class RateWindow {
    * Learns from the headers of a response received at `now` to a request sent at `sentAt`
    * (null when unknown); returns the notices about unreasonable values.
    */
-  observe(headers: HeaderSource, now: number, sentAt: number | null = null): string[] {
+  observe(headers: HeaderSource, now: number, sentAt: number | null = null, refused = false): string[] {
     this.skew.add(headers.get('Date'), sentAt, now);
     const reading = readRateLimit(headers, now, this.skewMs);
     const rawReset = headers.get('X-RateLimit-Reset');
+    const reset = rawReset !== null && INTEGER_RESET.test(rawReset) ? Number(rawReset) : null;
+    if (reading.resetAt !== null && reset !== null && reset >= UNIX_SECONDS_FLOOR) {
+      // the earlier of two safe ends: the header's (rounded up to a second) and the one the answers show
+      const retryAfter = headers.get('Retry-After');
+      const retryAfterS =
+        refused && reading.remaining === 0 && retryAfter !== null && INTEGER_RESET.test(retryAfter)
+          ? Number(retryAfter)
+          : null;
+      this.phase.observe(reset, reading.limit, sentAt, now, 1000 * (reset - 1) - this.skew.highMs, retryAfterS);
+      const end = this.phase.endAt(reset);
+      if (end !== null && end > now) reading.resetAt = Math.min(reading.resetAt, end);
+    }
     if (reading.limit !== null) this.limit = reading.limit;
     if (reading.remaining !== null) {
       // Responses of concurrent requests arrive in any order: within one window the lowest

@@ -33,6 +33,13 @@ export interface SimOptions {
    * and so sends and learns, on its own clock.
    */
   clockOffsetMs?: (device: number) => number;
+  /**
+   * Devices start spread over `[0, startSpreadMs]` (a seeded draw per device; the earliest at 0,
+   * so the first request still falls at `startPhaseMs`). Default 0: all at once. The bench's 16
+   * app cores in one process start over seconds, and those whose first request comes after the
+   * first window is used up are refused there (7 refusals in window 0 of every 16-device run).
+   */
+  startSpreadMs?: number;
   /** Ends the run at the first ban (its figures are then partial): for runs that look at something else. */
   stopOnBan?: boolean;
   /** Called for every request the service decides (for investigation). */
@@ -44,6 +51,8 @@ export interface SimReport {
   refused: number;
   bans: number;
   created: number;
+  /** Every creation reached the service exactly once (by its Idempotency-Key). */
+  once: boolean;
   /** When the last creation was answered, ms from the start. */
   drainMs: number;
   /** Per device: when its last creation was answered, ms from the start. */
@@ -58,6 +67,15 @@ export interface SimReport {
    * `X-RateLimit-Reset` gave for it (whole seconds, so up to a second later), ms from the start.
    */
   windows: Array<{ startMs: number; resetHeaderMs: number }>;
+  /**
+   * Per window of the service (0 = the key's first): requests accepted, refused, refused while
+   * told to wait, and of those the ones told to wait by a refusal of an earlier window
+   * (`Retry-After` is rounded up to whole seconds, so a refusal's wait can end up to a second
+   * into the next window).
+   */
+  perWindow: Array<{ accepted: number; refused: number; whileWaiting: number; carriedOver: number }>;
+  /** When each device started (its first task queued), ms from the start. */
+  startMs: number[];
 }
 
 const BAN_MS = 600_000;
@@ -73,6 +91,10 @@ export async function simulateSharedKey(options: SimOptions): Promise<SimReport>
     banMs: BAN_MS,
   });
   const counts = { requests: 0, refused: 0, bans: 0, created: 0, banned: false };
+  const perWindow: SimReport['perWindow'] = [];
+  /** The window in which the last refusal that set a wait was made. */
+  let waitSetIn = -1;
+  const createdKeys = new Set<string>();
   let firstRequestAt: number | undefined;
   const [low, high] = options.latencyMs ?? [1, 4];
   const latency = (): number => low + Math.floor(random() * (high - low + 1));
@@ -82,6 +104,14 @@ export async function simulateSharedKey(options: SimOptions): Promise<SimReport>
     counts.requests += 1;
     firstRequestAt ??= clock.now();
     const decision = limiter.check('key', PLANS.free, clock.now());
+    const index = Math.floor((clock.now() - firstRequestAt) / options.windowMs);
+    const cell = (perWindow[index] ??= { accepted: 0, refused: 0, whileWaiting: 0, carriedOver: 0 });
+    if (decision.kind === 'allowed') cell.accepted += 1;
+    else cell.refused += 1;
+    if (decision.toldToWait) cell.whileWaiting += 1;
+    // the refusal that sets a wait is the one not made while told to wait
+    if (decision.kind !== 'allowed' && !decision.toldToWait) waitSetIn = index;
+    if (decision.toldToWait && waitSetIn < index) cell.carriedOver += 1;
     const device = new Headers(init.headers).get('Idempotency-Key')?.slice(2, 5) ?? '?';
     options.trace?.({
       at: clock.now() - start,
@@ -112,16 +142,24 @@ export async function simulateSharedKey(options: SimOptions): Promise<SimReport>
       });
     } else {
       counts.banned = false;
-      if (init.method === 'POST') counts.created += 1;
+      if (init.method === 'POST') {
+        counts.created += 1;
+        createdKeys.add(new Headers(init.headers).get('Idempotency-Key') ?? '');
+      }
     }
     await wait(clock, latency());
     return new Response(body, { status, headers });
   }) as typeof fetch;
 
   const perDevice = Math.ceil(options.creations / options.devices);
+  // the start delays are drawn first, so that a run with no spread draws the same latencies as before
+  const spread = options.startSpreadMs ?? 0;
+  const drawn = Array.from({ length: options.devices }, () => (spread > 0 ? random() * spread : 0));
+  const startMs = drawn.map((ms) => Math.round(ms - Math.min(...drawn)));
   const deviceDrainMs: number[] = [];
   const resetViews: SimReport['resetViews'] = [];
   const runs = Array.from({ length: options.devices }, async (_, device) => {
+    if (startMs[device]! > 0) await wait(clock, startMs[device]!);
     const offset = options.clockOffsetMs?.(device) ?? 0;
     const own = offsetClock(clock, offset);
     const governor = new RateLimitGovernor({ profileId: `d${device}`, clock: own, random: child(random) });
@@ -144,10 +182,15 @@ export async function simulateSharedKey(options: SimOptions): Promise<SimReport>
       profileId: `d${device}`,
     });
     const mine = Math.min(perDevice, options.creations - device * perDevice);
+    // as the outbox (and the bench) do: a creation the core gave up on is sent again with its key
     await Promise.all(
-      Array.from({ length: mine }, (_, i) =>
-        client.createPet({ name: `D${device} ${i}`, categoryId: '1' }, `k${String(device).padStart(3, '0')}-${i}`),
-      ),
+      Array.from({ length: mine }, async (_, i) => {
+        const key = `k${String(device).padStart(3, '0')}-${i}`;
+        for (let tries = 0; tries < 20; tries += 1) {
+          const result = await client.createPet({ name: `D${device} ${i}`, categoryId: '1' }, key);
+          if (result.ok) return;
+        }
+      }),
     );
     deviceDrainMs[device] = clock.now() - start;
     governor.dispose();
@@ -161,11 +204,23 @@ export async function simulateSharedKey(options: SimOptions): Promise<SimReport>
     await clock.advanceAndSettle(5);
   }
   if (done) await all;
+  // a device still not done (a ban held it to the end of the run) counts as done at the end
+  for (let device = 0; device < options.devices; device += 1) deviceDrainMs[device] ??= clock.now() - start;
   const windows: SimReport['windows'] = [];
   // the service's windows: fixed, from the key's first request (test/service/rate-limits.ts)
   for (let at = (firstRequestAt ?? start) + options.windowMs; at <= clock.now(); at += options.windowMs)
     windows.push({ startMs: at - start, resetHeaderMs: Math.ceil(at / 1000) * 1000 - start });
-  return { ...counts, drainMs: Math.max(...deviceDrainMs), deviceDrainMs, resetViews, windows };
+  const once = counts.created === options.creations && createdKeys.size === options.creations;
+  return {
+    ...counts,
+    once,
+    drainMs: Math.max(...deviceDrainMs),
+    deviceDrainMs,
+    resetViews,
+    windows,
+    perWindow,
+    startMs,
+  };
 }
 
 /** A device's own clock: the service's plus `offsetMs`, with the same timers and elapsed time. */

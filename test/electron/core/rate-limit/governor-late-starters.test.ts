@@ -1,0 +1,76 @@
+/**
+ * Issue 34 on a realistic fake clock: sixteen devices on one Free key that start over 3 s (as
+ * the bench's 16 app cores do), one-way latencies of 2–15 ms, each device's clock seconds off
+ * the service's, the first request 500 or 900 ms into a second of the service's clock
+ * (shared-key-sim.ts). The devices whose first request comes after the first window is used up
+ * know nothing yet and are refused there (every 16-device bench run has such refusals in window
+ * 0); the service counts every request sent while the key is told to wait, and only a request
+ * let through after the wait resets that count (test/service/rate-limits.ts). A refusal made in
+ * a window's last second-fraction makes the key wait up to a second into the next window
+ * (`Retry-After` is rounded up to whole seconds), so devices coming back at the reset add to
+ * the count: more than 10 bans the key.
+ */
+import { describe, expect, it } from 'vitest';
+import { simulateSharedKey } from './shared-key-sim';
+
+/** Clock offsets from −2.5 s to +2.5 s, with fractions of a millisecond (as governor-window-agreement.test.ts). */
+const offset = (device: number): number => ((device * 7919) % 5000) - 2500 + device * 0.37;
+
+async function lateStarters(seed: number, startPhaseMs: number) {
+  return simulateSharedKey({
+    devices: 16,
+    creations: 300,
+    windowMs: 10_000,
+    seed,
+    latencyMs: [2, 15],
+    startPhaseMs,
+    startSpreadMs: 3000,
+    clockOffsetMs: offset,
+  });
+}
+
+const CASES = [500, 900].flatMap((phase) => [1, 2, 3, 4, 5, 6].map((seed) => ({ phase, seed })));
+
+describe('devices that start over seconds on one key (issue 34, realistic fake clock)', () => {
+  // Before issue 34's change: 8 of these 12 runs had requests refused while told to wait by a
+  // refusal of the window before (13–16 in window 1 in six of them), and 7 were banned.
+  // After it (device-share.ts returnAt, rate-window.ts WindowPhase): 7 of 12 runs still have
+  // such refusals, one request each but for phase 900 seed 3 (14 in window 1: banned, the 10 of
+  // window 0 from the late starters, then the first device back). They come from devices that
+  // have seen no other (the first device, alone in window 0 while the late starters' refusals
+  // are invisible to it; a late starter before it learnt of any), which come back at the reset
+  // + 100 ms as one device alone does. Counting a window used up with fewer of our own requests
+  // than its limit as shared ended them (and the ban) on the fake clock, but slowed 2-device
+  // drains (43 of 72 grid runs met instead of 47) and moved one device's waits (4 tests in
+  // governor-waits, -clock-jumps, -scheduling): not kept. `it.fails` until they are gone.
+  it.fails(
+    '16 devices starting over 3 s: no device sends in a window while a refusal of the last window still makes the key wait',
+    async () => {
+      const carried: string[] = [];
+      for (const { phase, seed } of CASES) {
+        const report = await lateStarters(seed, phase);
+        const counts = Array.from(report.perWindow, (w, index) => ({ index, n: w?.carriedOver ?? 0 }));
+        const late = counts.filter(({ index, n }) => index > 0 && n > 0).map(({ index, n }) => `window ${index}: ${n}`);
+        if (late.length > 0) carried.push(`phase ${phase} seed ${seed}: ${late.join(', ')}`);
+      }
+      expect(carried).toEqual([]);
+    },
+    120_000,
+  );
+
+  // Before issue 34's change: 7 of these 12 runs banned (10 refused while told to wait in window
+  // 0, from the late starters, then 3–16 more in window 1 or later); after it, 1 (phase 900
+  // seed 3, above). `it.fails` until none is.
+  it.fails(
+    '16 devices starting over 3 s: never banned, every animal created once',
+    async () => {
+      const failed: string[] = [];
+      for (const { phase, seed } of CASES) {
+        const report = await lateStarters(seed, phase);
+        if (report.bans > 0 || !report.once) failed.push(`phase ${phase} seed ${seed}: ${report.bans} bans`);
+      }
+      expect(failed).toEqual([]);
+    },
+    120_000,
+  );
+});

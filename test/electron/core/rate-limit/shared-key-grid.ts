@@ -1,0 +1,112 @@
+/**
+ * The shared-key drain on the fake clock over a grid of conditions (issue 34): seeds × where in
+ * a server second the first request falls × one-way latency × how spread the devices' starts
+ * are × device counts, each device with its own clock offset. Prints, per device count and
+ * condition, the runs meeting every goal, the bans and the worst ratio to the ideal; and a
+ * line per run with `--runs`. Not a test (it takes minutes); run it with low priority:
+ *
+ *   nice -n 19 npx tsx test/electron/core/rate-limit/shared-key-grid.ts [--devices 8,16] [--seeds 6] [--runs]
+ */
+import { jainIndex, simulateSharedKey } from './shared-key-sim';
+
+const CREATIONS = 300;
+const WINDOW_MS = 10_000;
+const IDEAL_MS = 40_000;
+
+/** The clock offsets of governor-window-agreement.test.ts: −2.5 s to +2.5 s, with fractions of a ms. */
+export const clockOffset = (device: number): number => ((device * 7919) % 5000) - 2500 + device * 0.37;
+
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i < 0 ? undefined : process.argv[i + 1];
+}
+const list = (name: string, fallback: number[]): number[] => arg(name)?.split(',').map(Number) ?? fallback;
+
+const deviceCounts = list('devices', [1, 2, 4, 8, 16]);
+const seeds = Array.from({ length: Number(arg('seeds') ?? 6) }, (_, i) => i + 1);
+const phases = list('phases', [0, 500, 900]);
+const latencies: Array<[number, number]> = (arg('latencies') ?? '1-4,2-15')
+  .split(',')
+  .map((range) => range.split('-').map(Number) as [number, number]);
+const spreads = list('spreads', [0, 3000]);
+const printRuns = process.argv.includes('--runs');
+
+interface Cell {
+  runs: number;
+  met: number;
+  /** Every goal but fairness: with starts spread over seconds, a device that started first and alone drains its share at once. */
+  metButJain: number;
+  bans: number;
+  worst: number;
+}
+
+const cells = new Map<string, Cell>();
+const totals = new Map<number, Cell>();
+for (const devices of deviceCounts) {
+  for (const [low, high] of latencies) {
+    for (const spread of spreads) {
+      for (const phase of phases) {
+        for (const seed of seeds) {
+          const report = await simulateSharedKey({
+            devices,
+            creations: CREATIONS,
+            windowMs: WINDOW_MS,
+            seed,
+            latencyMs: [low, high],
+            startPhaseMs: phase,
+            startSpreadMs: spread,
+            clockOffsetMs: clockOffset,
+          });
+          const per = Math.ceil(CREATIONS / devices);
+          const rates = report.deviceDrainMs.map((ms, i) => Math.min(per, CREATIONS - i * per) / ms);
+          const ratio = report.drainMs / IDEAL_MS;
+          const share = report.refused / report.requests;
+          const jain = jainIndex(rates);
+          const maxShare = devices === 1 ? 0 : devices >= 16 ? 0.03 : 0.01;
+          const metButJain = ratio <= 1.05 && share <= maxShare && report.bans === 0 && report.once;
+          const met = metButJain && jain >= 0.95;
+          const key = `${devices}|${low}-${high} ms|${spread === 0 ? 'at once' : `0–${spread / 1000} s`}`;
+          for (const [map, k] of [
+            [cells, key],
+            [totals, devices],
+          ] as const) {
+            const cell = (map as Map<typeof k, Cell>).get(k) ?? { runs: 0, met: 0, metButJain: 0, bans: 0, worst: 0 };
+            cell.runs += 1;
+            cell.met += met ? 1 : 0;
+            cell.metButJain += metButJain ? 1 : 0;
+            cell.bans += report.bans;
+            cell.worst = Math.max(cell.worst, ratio);
+            (map as Map<typeof k, Cell>).set(k, cell);
+          }
+          if (printRuns) {
+            const windows = [...report.perWindow]
+              .map((w) => w ?? { accepted: 0, refused: 0, whileWaiting: 0, carriedOver: 0 })
+              .slice(0, 8)
+              .map(
+                (w) =>
+                  `${w.accepted}${w.refused > 0 ? `/${w.refused}r${w.whileWaiting > 0 ? w.whileWaiting : ''}` : ''}`,
+              )
+              .join(' ');
+            console.log(
+              `${key}|phase ${phase}|seed ${seed}: ${met ? 'met' : 'NOT'} ${ratio.toFixed(3)} × ` +
+                `${report.refused} refused (${(100 * share).toFixed(1)} %) bans ${report.bans} Jain ${jain.toFixed(2)}` +
+                `${report.once ? '' : ' NOT ONCE'} | windows ${windows}`,
+            );
+          }
+        }
+      }
+    }
+  }
+}
+console.log('| devices | latency (one way) | start | runs met | met but Jain | bans | worst × ideal |');
+console.log('| ------: | ----------------- | ----- | -------: | -----------: | ---: | ------------: |');
+for (const [key, cell] of cells) {
+  const [devices, latency, start] = key.split('|');
+  console.log(
+    `| ${devices} | ${latency} | ${start} | ${cell.met}/${cell.runs} | ${cell.metButJain} | ${cell.bans} | ${cell.worst.toFixed(3)} |`,
+  );
+}
+for (const [devices, cell] of totals)
+  console.log(
+    `| ${devices} | all | all | ${cell.met}/${cell.runs} | ${cell.metButJain} | ${cell.bans} | ${cell.worst.toFixed(3)} |`,
+  );

@@ -1,0 +1,93 @@
+/**
+ * Issue 34: when the service's windows really end, from when the answers came (rate-window.ts,
+ * WindowPhase), rather than from the whole-second `X-RateLimit-Reset` alone.
+ */
+import { describe, expect, it } from 'vitest';
+import { WindowPhase } from '../../../../electron/core/rate-limit/rate-window';
+import { simulateSharedKey } from './shared-key-sim';
+
+/** Windows of 10 s whose reset header is R; on our clock window R really ends at 1000·R − 700 (φ = −700). */
+const R0 = 1_900_000_000;
+const end = (reset: number): number => 1000 * reset - 700;
+
+describe('WindowPhase', () => {
+  it('bounds every window’s end by the answer that came soonest after a window began, once the step is seen', () => {
+    const phase = new WindowPhase();
+    // the key's first request: counted at the window's start, answered 30 ms later
+    phase.observe(R0, 60, end(R0) - 10_000 + 10, end(R0) - 10_000 + 30, -Infinity);
+    expect(phase.endAt(R0)).toBeNull(); // one reset seen: the step is not known
+    // an answer in the next window, 1.2 s after its start
+    phase.observe(R0 + 10, 60, end(R0) + 1180, end(R0) + 1200, -Infinity);
+    for (const reset of [R0, R0 + 10, R0 + 40]) {
+      const at = phase.endAt(reset)!;
+      expect(at).toBeGreaterThanOrEqual(end(reset));
+      expect(at).toBeLessThanOrEqual(end(reset) + 30);
+    }
+  });
+
+  it('a refusal in a used-up window bounds its end by its Retry-After, even before the step is seen', () => {
+    const phase = new WindowPhase();
+    // refused 4.6 s before the end: Retry-After 5 s, answered 10 ms after the service decided
+    phase.observe(R0, 60, end(R0) - 4610, end(R0) - 4590, -Infinity, 5);
+    expect(phase.endAt(R0)).toBe(end(R0) + 410);
+    expect(phase.endAt(R0 + 10)).toBeNull();
+  });
+
+  it('starts again when an answer contradicts the model, or the limit changes; steps not a whole multiple are not taken', () => {
+    const phase = new WindowPhase();
+    phase.observe(R0, 60, end(R0) - 9990, end(R0) - 9970, -Infinity);
+    phase.observe(R0 + 10, 60, end(R0) + 2000, end(R0) + 2020, -Infinity);
+    expect(phase.endAt(R0 + 10)).toBe(end(R0 + 10) + 30);
+    // sent after that end and still counted in window R0 + 10: the windows are not what we took them for
+    phase.observe(R0 + 10, 60, end(R0 + 10) + 100, end(R0 + 10) + 120, -Infinity);
+    expect(phase.endAt(R0 + 10)).toBeNull();
+    // another limit (the day's window): forgotten
+    const day = new WindowPhase();
+    day.observe(R0, 60, end(R0) - 9990, end(R0) - 9970, -Infinity);
+    day.observe(R0 + 10, 60, end(R0) + 10, end(R0) + 30, -Infinity);
+    day.observe(R0 + 86_400, 1000, end(R0) + 50, end(R0) + 70, -Infinity);
+    expect(day.endAt(R0 + 10)).toBeNull();
+    // resets 10 and 11 s apart (windows of 10.5 s): no step is taken
+    const uneven = new WindowPhase();
+    for (const reset of [R0, R0 + 10, R0 + 21])
+      uneven.observe(reset, 60, 1000 * reset - 9000, 1000 * reset - 8990, -Infinity);
+    expect(uneven.endAt(R0 + 21)).toBeNull();
+  });
+
+  it('an end earlier than the header allows (the reset less a second, less the skew’s upper bound) is not taken', () => {
+    const phase = new WindowPhase();
+    phase.observe(R0, 60, end(R0) - 9990, end(R0) - 9970, -Infinity);
+    phase.observe(R0 + 10, 60, end(R0) + 10, end(R0) + 30, 1000 * (R0 + 10) - 500);
+    expect(phase.endAt(R0 + 10)).toBeNull();
+  });
+});
+
+describe('one device on a Free key learns when its windows end (fake clock)', () => {
+  // Before: the reset header alone, up to a second late each window; with 2–15 ms one way (60
+  // creations one after another take about a second) 42.1 s (1.053–1.054 ×) in the 6 seeds
+  // whose first request fell 0 ms into a second (the header a whole second late).
+  it('300 creations, 2–15 ms one way, first request 0/500/900 ms into a second: ≤ 1.05 × the ideal, no refusal', async () => {
+    const runs: string[] = [];
+    for (const startPhaseMs of [0, 500, 900]) {
+      for (const seed of [1, 2, 3, 4, 5, 6]) {
+        const report = await simulateSharedKey({
+          devices: 1,
+          creations: 300,
+          windowMs: 10_000,
+          seed,
+          latencyMs: [2, 15],
+          startPhaseMs,
+          clockOffsetMs: () => 1234.5,
+        });
+        expect({ seed, startPhaseMs, refused: report.refused, once: report.once }).toEqual({
+          seed,
+          startPhaseMs,
+          refused: 0,
+          once: true,
+        });
+        if (report.drainMs / 40_000 > 1.05) runs.push(`phase ${startPhaseMs} seed ${seed}: ${report.drainMs} ms`);
+      }
+    }
+    expect(runs).toEqual([]);
+  }, 60_000);
+});
