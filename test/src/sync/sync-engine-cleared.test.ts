@@ -7,28 +7,19 @@
  * chunk 52, day 17 of the 10,000-day run): the window said "Sending 1 of 1" with IndexedDB empty.
  */
 import forceCloseDatabase from 'fake-indexeddb/lib/forceCloseDatabase';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ok } from '../../../src/shared/app-api/result';
-import { openProfileDb, type ProfileDb } from '../../../src/storage/db';
+import { type ProfileDb } from '../../../src/storage/db';
 import { Outbox } from '../../../src/storage/outbox';
-import { SyncEngine, type SyncProgress } from '../../../src/sync/sync-engine';
-import { entriesOf, FakeApi, FakeClock, freshDb, MemorySafetyCopy, newAnimal } from '../support/test-helpers';
-
-let cleanups: Array<() => void> = [];
-afterEach(() => {
-  for (const cleanup of cleanups) cleanup();
-  cleanups = [];
-});
+import { type SyncProgress } from '../../../src/sync/sync-engine';
+import { entriesOf, newAnimal } from '../support/test-helpers';
+import { engineOnFakeClock } from '../support/engine-on-fake-clock';
 
 function setup() {
-  const clock = new FakeClock();
-  const api = new FakeApi(clock);
-  const { db, profileId, close } = freshDb();
-  const engine = new SyncEngine({ api, db: openProfileDb, profileIds: () => [profileId], clock, random: () => 0 });
+  const started = engineOnFakeClock();
   const events: SyncProgress[] = [];
-  engine.onProgress((progress) => events.push(progress));
-  cleanups.push(() => engine.stop(), close);
-  return { clock, api, engine, events, db, profileId, outbox: new Outbox(db, clock, new MemorySafetyCopy()) };
+  started.engine.onProgress((progress) => events.push(progress));
+  return { ...started, events };
 }
 
 /** What Chromium does when staff clear the site's data: the connection closed by force, the database deleted. */

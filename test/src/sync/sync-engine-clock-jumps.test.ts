@@ -4,31 +4,17 @@
  * the jump (docs/simulation.md, the 10,000-day run: a queue held 4 hours after the clocks were
  * set back 14,400 s in all).
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SEND_SETTLES_MS } from '../../../src/shared/app-api/api';
 import { err } from '../../../src/shared/app-api/result';
-import { openProfileDb } from '../../../src/storage/db';
-import { Outbox } from '../../../src/storage/outbox';
 import { KEYS_TRUSTED_MS, keysTrusted } from '../../../src/sync/idempotency-evidence';
-import { SyncEngine } from '../../../src/sync/sync-engine';
-import { entriesOf, FakeApi, FakeClock, freshDb, MemorySafetyCopy, newAnimal } from '../support/test-helpers';
+import { entriesOf, newAnimal } from '../support/test-helpers';
+import { engineOnFakeClock } from '../support/engine-on-fake-clock';
 
 const HOUR = 3_600_000;
 
-let cleanups: Array<() => void> = [];
-afterEach(() => {
-  for (const cleanup of cleanups) cleanup();
-  cleanups = [];
-});
-
 function setup() {
-  const clock = new FakeClock();
-  const api = new FakeApi(clock);
-  const { db, profileId, close } = freshDb();
-  // random 0: each backoff draws its ceiling (2 s after the first failure)
-  const engine = new SyncEngine({ api, db: openProfileDb, profileIds: () => [profileId], clock, random: () => 0 });
-  cleanups.push(() => engine.stop(), close);
-  const outbox = new Outbox(db, clock, new MemorySafetyCopy());
+  const { clock, api, engine, outbox, profileId } = engineOnFakeClock();
   /** Lets `ms` of real time pass, in steps, letting the engine's passes finish between them. */
   const pass = async (ms: number, step = 100) => {
     for (let done = 0; done < ms; done += step) {

@@ -1,26 +1,15 @@
 /** A sync pass reads the outbox once (not once per entry sent), and still respects staff's changes. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ok } from '../../../src/shared/app-api/result';
-import { openProfileDb } from '../../../src/storage/db';
 import { Outbox } from '../../../src/storage/outbox';
-import { SyncEngine } from '../../../src/sync/sync-engine';
-import { entriesOf, FakeApi, FakeClock, freshDb, MemorySafetyCopy, newAnimal } from '../support/test-helpers';
+import { entriesOf, newAnimal } from '../support/test-helpers';
+import { engineOnFakeClock } from '../support/engine-on-fake-clock';
 
-let cleanups: Array<() => void> = [];
 afterEach(() => {
-  for (const cleanup of cleanups) cleanup();
-  cleanups = [];
   vi.restoreAllMocks();
 });
 
-function setup() {
-  const clock = new FakeClock();
-  const api = new FakeApi(clock);
-  const { db, profileId, close } = freshDb();
-  const engine = new SyncEngine({ api, db: openProfileDb, profileIds: () => [profileId], clock, random: () => 0 });
-  cleanups.push(() => engine.stop(), close);
-  return { clock, api, engine, db, outbox: new Outbox(db, clock, new MemorySafetyCopy()) };
-}
+const setup = () => engineOnFakeClock();
 
 describe('SyncEngine reads', () => {
   it('reads the outbox table once for a pass that sends 30 entries', async () => {

@@ -3,26 +3,13 @@
  * failing offline backs off exponentially with jitter (it used to poll every 2 s), and an
  * "online" event may cut a wait short but never starts more than one pass.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { err } from '../../../src/shared/app-api/result';
-import { openProfileDb } from '../../../src/storage/db';
-import { Outbox } from '../../../src/storage/outbox';
-import { SyncEngine } from '../../../src/sync/sync-engine';
-import { entriesOf, FakeApi, FakeClock, freshDb, MemorySafetyCopy, newAnimal } from '../support/test-helpers';
-
-let cleanups: Array<() => void> = [];
-afterEach(() => {
-  for (const cleanup of cleanups) cleanup();
-  cleanups = [];
-});
+import { entriesOf, newAnimal } from '../support/test-helpers';
+import { engineOnFakeClock } from '../support/engine-on-fake-clock';
 
 function setup(random = () => 0) {
-  const clock = new FakeClock();
-  const api = new FakeApi(clock);
-  const { db, profileId, close } = freshDb();
-  const engine = new SyncEngine({ api, db: openProfileDb, profileIds: () => [profileId], clock, random });
-  cleanups.push(() => engine.stop(), close);
-  const outbox = new Outbox(db, clock, new MemorySafetyCopy());
+  const { clock, api, engine, outbox, profileId } = engineOnFakeClock(random);
   /** The next wait, in ms from now (the engine keeps exactly one timer while it waits). */
   const nextWait = () => {
     const timers = clock.pendingTimers();

@@ -43,6 +43,16 @@ function setup(script: (index: number, serverNow: number) => Reply, headerless =
 
 const httpDate = (ms: number) => new Date(ms).toUTCString();
 const okNoHeaders: Reply = { status: 200, headers: {} };
+/** The first answer leaves nothing until a reset 10 s on (an epoch, whole seconds); the next ones 59. */
+const usedUpByTheFirst = (i: number, server: number): Reply => ({
+  status: 200,
+  headers: {
+    'X-RateLimit-Limit': '60',
+    'X-RateLimit-Remaining': i === 0 ? '0' : '59',
+    'X-RateLimit-Reset': String(Math.ceil((server + 10_000) / 1000)),
+    Date: httpDate(server),
+  },
+});
 
 describe('RateLimitGovernor when the clock jumps', () => {
   it('behind a gateway (no rate headers): the pace holds the next request one interval, not the jump', async () => {
@@ -90,15 +100,7 @@ describe('RateLimitGovernor when the clock jumps', () => {
   });
 
   it('nothing remaining until the reset (an epoch): the clock set back, the probe goes at the reset', async () => {
-    const { clock, service, sent, pass } = setup((i, server) => ({
-      status: 200,
-      headers: {
-        'X-RateLimit-Limit': '60',
-        'X-RateLimit-Remaining': i === 0 ? '0' : '59',
-        'X-RateLimit-Reset': String(Math.ceil((server + 10_000) / 1000)),
-        Date: httpDate(server),
-      },
-    }));
+    const { clock, service, sent, pass } = setup(usedUpByTheFirst);
     await expect(service.call('read', 'first')).resolves.toBe('first:200');
     const second = service.call('read', 'second');
     await pass(1000);
@@ -131,15 +133,7 @@ describe('RateLimitGovernor when the clock jumps', () => {
   });
 
   it('the clock set forward past a reset: the window stays used up until its real reset', async () => {
-    const { clock, service, sent, pass } = setup((i, server) => ({
-      status: 200,
-      headers: {
-        'X-RateLimit-Limit': '60',
-        'X-RateLimit-Remaining': i === 0 ? '0' : '59',
-        'X-RateLimit-Reset': String(Math.ceil((server + 10_000) / 1000)),
-        Date: httpDate(server),
-      },
-    }));
+    const { clock, service, sent, pass } = setup(usedUpByTheFirst);
     await expect(service.call('read', 'first')).resolves.toBe('first:200');
     clock.jump(HOUR);
     const second = service.call('read', 'second');
