@@ -20,7 +20,7 @@ export type SendKept = (
   send: () => Promise<Result<Created>>,
 ) => Promise<Result<Created>>;
 
-/** The shortest wait a `settling` answer asks for (its timer may be a moment late: no busy loop). */
+/** The shortest wait a `settling` answer asks for (no busy loop in its last moments). */
 const SETTLING_MIN_MS = 1_000;
 /**
  * How long, and for how many entries, the core keeps the service's answer to a creation: a
@@ -34,7 +34,7 @@ export interface ServiceChannels {
   handlers: Handlers<
     'listPets' | 'getPet' | 'createPet' | 'ordersRaw' | 'testKey' | 'governorSnapshot' | 'diagnostics'
   >;
-  /** Stops the timers of creations the app gave up waiting on. */
+  /** Forgets the creations under way and those held. */
   dispose(): void;
 }
 
@@ -49,9 +49,10 @@ export function serviceChannels(
   const creating = new Map<string, Promise<Result<Created>>>();
   /**
    * Creations the app gave up waiting on (a timeout) less than `SEND_SETTLES_MS` ago, by profile
-   * and idempotency key: when the wait ends, and the timer that ends it.
+   * and idempotency key: when the hold ends (the clock's monotonic time). Ended holds are dropped
+   * when read and whenever another is added.
    */
-  const settling = new Map<string, { until: number; timer: unknown }>();
+  const settling = new Map<string, number>();
   /** The service's answers to creations of the last `ANSWER_KEPT_MS`, oldest first (see `createPet`). */
   const answered = new Map<string, { created: Created; at: number }>();
 
@@ -83,9 +84,9 @@ export function serviceChannels(
     // animal on a service that ignores Idempotency-Key; the simulator's day 363). Only this entry
     // waits: the answer is `settling`, never a timeout again, which the window would read as the
     // service unreachable and stop the whole queue (c0b75b1, taken back in f4731b2).
-    const held = settling.get(id);
-    if (held) {
-      const waitMs = Math.max(SETTLING_MIN_MS, Math.min(held.until - clock.monotonic(), settlesMs));
+    const heldMs = (settling.get(id) ?? 0) - clock.monotonic();
+    if (heldMs > 0) {
+      const waitMs = Math.max(SETTLING_MIN_MS, heldMs);
       return Promise.resolve(
         err('settling', t('core.sendSettling', { seconds: Math.ceil(waitMs / 1000) }), {
           retryAfterMs: waitMs,
@@ -93,15 +94,15 @@ export function serviceChannels(
         }),
       );
     }
+    settling.delete(id);
     const created = send();
     const done = (result: Result<Created> | null): void => {
       if (creating.get(id) === created) creating.delete(id);
       if (result?.ok) keepAnswer(id, result.data);
       if (result && !result.ok && result.error.code === 'timeout') {
-        const timer = clock.setTimeout(() => {
-          if (settling.get(id)?.timer === timer) settling.delete(id);
-        }, settlesMs);
-        settling.set(id, { until: clock.monotonic() + settlesMs, timer });
+        const now = clock.monotonic();
+        for (const [key, until] of settling) if (until <= now) settling.delete(key);
+        settling.set(id, now + settlesMs);
       }
     };
     created.then(done, () => done(null));
@@ -126,7 +127,6 @@ export function serviceChannels(
       diagnostics: async () => ok({ entries: clients.diagnostics.entries() }),
     },
     dispose() {
-      for (const { timer } of settling.values()) clock.clearTimeout(timer);
       settling.clear();
       creating.clear();
     },
