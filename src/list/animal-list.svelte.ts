@@ -186,9 +186,13 @@ export class AnimalListStore {
     // the storage notice says so) is as if nothing were saved, and the service is still asked.
     const cached = await this.cache.readList(query).catch(() => null);
     if (request !== this.#request) return;
-    this.rows = collapseDuplicateIds(cached?.animals ?? [], (row) => row.id);
-    this.fetchedAt = cached?.fetchedAt ?? null;
-    this.source = cached ? 'cached_list' : 'none';
+    // Nothing saved for this query: the rows shown stay until the service answers (those that fit
+    // a new filter, or this query's last answer), never an empty list between them and its answer.
+    if (cached) {
+      this.rows = collapseDuplicateIds(cached.animals, (row) => row.id);
+      this.fetchedAt = cached.fetchedAt;
+      this.source = 'cached_list';
+    }
     // `view`: a newer query of this screen drops this read in the core if it was not sent yet
     const result = await this.api.listPets({ profileId: this.profileId, query, view: 'animal-list' });
     if (request !== this.#request) return;
@@ -208,6 +212,8 @@ export class AnimalListStore {
     }
     if (!cached && UNREACHABLE_CODES.has(result.error.code)) await this.#fromCachedAnimals(request, query);
     if (request !== this.#request) return;
+    // No answer to this query at all: the rows kept from another query's answer go.
+    if (this.source === 'none') this.rows = [];
     this.error = result.error;
     this.state = this.source === 'none' ? 'error' : 'loaded';
   }
