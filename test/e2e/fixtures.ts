@@ -3,7 +3,8 @@
  * the loopback browser host in Chromium (playwright.config.ts), or as the desktop app in Electron
  * (playwright.electron.config.ts, where the Electron binary exists; elsewhere skipped with the
  * reason printed, or failed under ADOPTION_REQUIRE_ELECTRON=1). The specs are the same; a spec about one host only is listed in
- * `HOST_ONLY_SPECS` or skips itself with `test.skip(APP_KIND === 'electron', …)`.
+ * `HOST_ONLY_SPECS`, which the Electron config leaves out (a test that skips itself in Electron
+ * would count as not run there: scripts/lib/electron-suite.mjs).
  *
  * Each test gets, fresh and torn down afterwards:
  * - `dataDir`: an empty app data folder;

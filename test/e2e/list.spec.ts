@@ -1,4 +1,3 @@
-import type { Route } from '@playwright/test';
 import { expect, serviceAnimalNames, test } from './fixtures';
 import { DETAIL_REFRESH_NOW, expectListLoaded, expectNoAxeViolations } from './renderer-helpers';
 
@@ -46,35 +45,6 @@ test('lists, filters by status, changes the limit, searches and sorts', async ({
   await page.getByLabel('Search by name').fill(name);
   await expect(page.getByTestId('animal-row').first()).toContainText(name);
   await expectNoAxeViolations(page);
-});
-
-test('a new status filter keeps the rows that fit while its own answer loads, never an empty list', async ({ app }) => {
-  // CI (stop 38): after "Sold" the sold rows of the last answer were shown, then none while the
-  // service was asked (nothing saved for "sold"), then its answer. The "sold" read is held here.
-  const { page } = app;
-  const held: Route[] = [];
-  await page.route('**/api/listPets', async (route) => {
-    const body = route.request().postDataJSON() as { query?: { status?: string } };
-    if (body.query?.status === 'sold') held.push(route);
-    else await route.continue();
-  });
-  await expectListLoaded(page);
-  const rows = page.getByTestId('animal-row');
-  // The rows drawn (the list is virtualised: those in view) hold some sold animals.
-  expect(await rows.locator('.chip').allTextContents()).toContain('sold');
-
-  await page.getByLabel('Status').selectOption('sold');
-  await expect.poll(() => held.length).toBe(1);
-  await expect(page.getByText('Loading animals…')).toBeVisible();
-  const kept = await rows.locator('.chip').allTextContents();
-  expect(kept.length).toBeGreaterThan(0);
-  expect(new Set(kept)).toEqual(new Set(['sold']));
-
-  await held[0]!.continue();
-  await expect(page.getByText(/^Updated/)).toBeVisible();
-  const chips = await rows.locator('.chip').allTextContents();
-  expect(chips.length).toBeGreaterThanOrEqual(kept.length);
-  expect(new Set(chips)).toEqual(new Set(['sold']));
 });
 
 test('the detail is deep-linkable, comes from the cache and says when it was confirmed', async ({ app }) => {

@@ -187,8 +187,7 @@ describe('the specs of the two projects', () => {
     for (const name of specs) {
       const text = readFileSync(join(E2E, name), 'utf8');
       const listed = Object.hasOwn(HOST_ONLY_SPECS, name);
-      const skipsItself = /test\.skip\(APP_KIND === 'electron'/.test(text);
-      if (hostOnlyUse.test(text)) expect(listed || skipsItself, `${name} uses the browser host`).toBe(true);
+      if (hostOnlyUse.test(text)) expect(listed, `${name} uses the browser host`).toBe(true);
     }
     // What staff do every day runs in both: add, list, sync, keys, profiles.
     const both = specs.filter((name) => !Object.hasOwn(HOST_ONLY_SPECS, name));
