@@ -80,6 +80,11 @@ export class PacingGate {
       : resetAt + marginMs;
   }
 
+  /** Whether other devices use the key (device-share.ts). */
+  othersActive(now: number): boolean {
+    return this.share.othersActive(now);
+  }
+
   devices(now: number): number {
     return this.share.devices(now);
   }
