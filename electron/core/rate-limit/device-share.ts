@@ -103,6 +103,8 @@ export class DeviceShare {
   /** The others' requests between two answers to consecutive requests of ours, newest first. */
   private samples: number[] = [];
   private jitter: { resetKey: string; ms: number } | null = null;
+  /** When an answer last showed others on the key (keyShared). */
+  private sharedAt: number | null = null;
 
   constructor(private readonly random: () => number) {}
 
@@ -130,6 +132,9 @@ export class DeviceShare {
       current.own += own;
       current.othersSigned += others;
       current.others = Math.max(0, current.othersSigned);
+      // used up with fewer of ours than its limit counted in it: others took the rest (keyShared)
+      const usedUp = obs.limit != null && obs.remaining === 0 && current.own < obs.limit;
+      if (current.others > 0 || usedUp) this.sharedAt = obs.at;
       this.intervals = [{ others: Math.max(0, others), ms: Math.max(1, obs.at - last.at) }, ...this.intervals].slice(
         0,
         2,
@@ -143,6 +148,23 @@ export class DeviceShare {
   /** Whether other devices used the key lately. */
   othersActive(now: number): boolean {
     return [this.current, this.previous].some((w) => w !== null && w.others > 0 && now - w.firstAt < MEMORY_MS);
+  }
+
+  /**
+   * Whether an answer of the last MEMORY_MS showed others on the key: besides what othersActive
+   * counts between two of our answers, a window that ran out while fewer of our requests than
+   * its limit were counted in it. It decides how a device comes back after a used-up window
+   * (returnAt rather than the reset + margin) and that it holds the first reset as the others
+   * do (rate-window.ts). Issue 34, 16 devices starting over 3 s: a device that took a window's
+   * last values after the others had finished met no other between two answers and came back
+   * at the reset + 100 ms, while a refusal of that window (the late starters', 11 in window 0)
+   * still made the key wait: one more request while told to wait banned the key. It costs up
+   * to a second in the last window where a device met the others only that way (2 devices
+   * starting over 3 s on the fake clock), and a second to a device restarted in a window it
+   * used alone before.
+   */
+  keyShared(now: number): boolean {
+    return this.othersActive(now) || (this.sharedAt !== null && now - this.sharedAt < MEMORY_MS);
   }
 
   /**

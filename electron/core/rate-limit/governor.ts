@@ -221,7 +221,7 @@ export class RateLimitGovernor {
   }
 
   private learn(headers: HeaderSource, now: number, sentAt: number | null = null, seq = 0, refused = false) {
-    const notices = this.window.observe(headers, now, sentAt, refused);
+    const notices = this.window.observe(headers, now, sentAt, refused, this.gate.keyShared(now));
     this.gate.observe(headers, now, sentAt ?? now, seq, refused);
     const exhaustedUntil = this.window.exhaustedUntil(now);
     if (exhaustedUntil !== null) this.pause.apply(this.exhaustion(exhaustedUntil, now));

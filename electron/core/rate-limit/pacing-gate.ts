@@ -71,13 +71,18 @@ export class PacingGate {
 
   /**
    * When to come back after the window ending at `resetAt` was used up: alone on the key, at
-   * the reset plus `marginMs`; while others use it too, once no refusal of that window can
-   * still make the key wait (device-share.ts, returnAt).
+   * the reset plus `marginMs`; when others used it lately (keyShared), once no refusal of that
+   * window can still make the key wait (device-share.ts, returnAt).
    */
   comeBackAt(resetAt: number, now: number, marginMs: number): number {
-    return this.resetKey !== null && this.share.othersActive(now)
+    return this.resetKey !== null && this.share.keyShared(now)
       ? this.share.returnAt(resetAt, this.resetKey)
       : resetAt + marginMs;
+  }
+
+  /** Whether other devices used the key lately, as far as this device saw (device-share.ts, keyShared). */
+  keyShared(now: number): boolean {
+    return this.share.keyShared(now);
   }
 
   devices(now: number): number {

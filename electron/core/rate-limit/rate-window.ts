@@ -196,6 +196,8 @@ export class RateWindow {
   private readonly phase = new WindowPhase();
   /** The `X-RateLimit-Reset` value `resetAt` was read from. */
   private resetHeader: string | null = null;
+  /** The first answer that carried a reset, as the end it allows: its receipt + (Reset − Date) (see `observe`). */
+  private anchor: { reset: number; endAt: number; slackMs: number } | null = null;
   /**
    * The computer's wall clock minus the local clock, as last read (0 when they are one): the
    * skew taken until a `Date` header was seen. The governor sets it before each response is read.
@@ -214,12 +216,17 @@ export class RateWindow {
    * Learns from the headers of a response received at `now` to a request sent at `sentAt`
    * (null when unknown); returns the notices about unreasonable values.
    */
-  observe(headers: HeaderSource, now: number, sentAt: number | null = null, refused = false): string[] {
-    this.skew.add(headers.get('Date'), sentAt, now);
+  observe(headers: HeaderSource, now: number, sentAt: number | null = null, refused = false, shared = false): string[] {
+    const date = headers.get('Date');
+    this.skew.add(date, sentAt, now);
     const reading = readRateLimit(headers, now, this.skewMs);
     const rawReset = headers.get('X-RateLimit-Reset');
     const reset = rawReset !== null && INTEGER_RESET.test(rawReset) ? Number(rawReset) : null;
     if (reading.resetAt !== null && reset !== null && reset >= UNIX_SECONDS_FLOOR) {
+      const dateMs = date === null ? null : parseHttpDate(date);
+      if (this.anchor?.reset !== reset)
+        this.anchor =
+          dateMs === null ? null : { reset, endAt: now + 1000 * reset - dateMs, slackMs: now - (sentAt ?? now) };
       // the earlier of two safe ends: the header's (rounded up to a second) and the one the answers show
       const retryAfter = headers.get('Retry-After');
       const retryAfterS =
@@ -228,14 +235,31 @@ export class RateWindow {
           : null;
       this.phase.observe(reset, reading.limit, sentAt, now, 1000 * (reset - 1) - this.skew.highMs, retryAfterS);
       const end = this.phase.endAt(reset);
-      if (end !== null && end > now) reading.resetAt = Math.min(reading.resetAt, end);
+      if (end !== null) {
+        if (end > now) reading.resetAt = Math.min(reading.resetAt, end);
+      } else if (shared && this.anchor !== null) {
+        // No step known yet (the first window; issue 34). The header's reset through our own skew
+        // bound is exact for a device whose answers crossed a second of the service's clock and up
+        // to a second late for one whose answers all fell at one point of it: 16 devices at 900 ms
+        // held it up to 893 ms apart, and the one that knew came back first and took the window
+        // alone. While others use the key, each takes instead the latest end that its first answer
+        // with this reset allows: received at r with `Date` D, when the service's clock read D + f
+        // (0 ≤ f < 1 s), so the reset R (whole seconds) is at r + (R − D) − f ≤ r + (R − D). That
+        // is never before the header's (safe), at most a second after it, and the same for every
+        // device whose first answer came in the same burst: they agree to within the burst. The
+        // cost is that first change only; from the second reset on WindowPhase decides.
+        const late = this.anchor.endAt - reading.resetAt;
+        if (late > 0 && late <= 1000 + this.anchor.slackMs) reading.resetAt = this.anchor.endAt;
+      }
     }
     if (reading.limit !== null) this.limit = reading.limit;
     if (reading.remaining !== null) {
       // Responses of concurrent requests arrive in any order: within one window the lowest
-      // remaining seen is the truest; a new reset time means a new window.
+      // remaining seen is the truest; a new reset (header, or time a second off) means a new window.
       const sameWindow =
-        reading.resetAt !== null && this.resetAt !== null && Math.abs(reading.resetAt - this.resetAt) < 1000;
+        reading.resetAt !== null &&
+        this.resetAt !== null &&
+        (rawReset === this.resetHeader || Math.abs(reading.resetAt - this.resetAt) < 1000);
       const sameUnknownWindow = reading.resetAt === null && this.resetAt === null;
       this.remaining =
         (sameWindow || sameUnknownWindow) && this.remaining !== null

@@ -94,7 +94,9 @@ describe('RateLimitGovernor scheduling', () => {
     expect(service.sent).toHaveLength(3);
     expect(service.sent).toHaveLength(3);
     service.hold = false;
-    await clock.advanceAndSettle(61_000);
+    // the window ran out with 3 of our requests counted in it: others took the 57 before, so
+    // the profile comes back a second after the reset, as a shared key's devices do (issue 34)
+    await clock.advanceAndSettle(62_000);
     expect(await Promise.all(calls)).toHaveLength(6);
     expect(service.sent[3]!.at - service.sent[0]!.at).toBeGreaterThanOrEqual(60_000);
   });

@@ -50,6 +50,41 @@ describe('DeviceShare inference', () => {
   });
 });
 
+describe('a key shared with devices never met between two answers (issue 34, keyShared)', () => {
+  it('a window that ran out with fewer of ours than its limit counted in it: come back a second after the reset', () => {
+    const share = new DeviceShare(() => 0.5);
+    const resetAt = T0 + 10_000;
+    // our first answer ever shows 40 counted before it: ours before a restart, or others'
+    share.observe({ seq: 1, remaining: 19, resetKey: 'w1', at: T0 + 5, sentAt: T0, limit: 60 });
+    expect(share.keyShared(T0 + 5)).toBe(false);
+    // the others have finished: each answer drops by our own request only, down to 0
+    for (let seq = 2; seq <= 20; seq += 1)
+      share.observe({
+        seq,
+        remaining: 20 - seq,
+        resetKey: 'w1',
+        at: T0 + 5 * seq,
+        sentAt: T0 + 5 * seq - 4,
+        limit: 60,
+      });
+    expect(share.othersActive(T0 + 100)).toBe(false);
+    expect(share.keyShared(T0 + 100)).toBe(true);
+    expect(share.returnAt(resetAt, 'w1')).toBe(resetAt + 1000 + 20 + 15);
+    // forgotten after two minutes
+    expect(share.keyShared(T0 + 100 + 2 * 60_000)).toBe(false);
+  });
+
+  it('a window we used alone, or one where we were refused, is not shared', () => {
+    const alone = new DeviceShare(() => 0.5);
+    for (let seq = 1; seq <= 60; seq += 1)
+      alone.observe({ seq, remaining: 60 - seq, resetKey: 'w1', at: T0 + seq, sentAt: T0 + seq - 1, limit: 60 });
+    expect(alone.keyShared(T0 + 60)).toBe(false);
+    alone.onRefused(61);
+    alone.observe({ seq: 61, remaining: 0, resetKey: 'w2', at: T0 + 10_100, sentAt: T0 + 10_095, limit: 60 });
+    expect(alone.keyShared(T0 + 10_100)).toBe(false);
+  });
+});
+
 describe('several devices on one Free key (fake clock, the local service limiter)', () => {
   it.each([
     [4, 0.01],

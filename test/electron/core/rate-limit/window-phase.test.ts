@@ -3,12 +3,45 @@
  * WindowPhase), rather than from the whole-second `X-RateLimit-Reset` alone.
  */
 import { describe, expect, it } from 'vitest';
-import { WindowPhase } from '../../../../electron/core/rate-limit/rate-window';
+import { RateWindow, WindowPhase } from '../../../../electron/core/rate-limit/rate-window';
 import { simulateSharedKey } from './shared-key-sim';
 
 /** Windows of 10 s whose reset header is R; on our clock window R really ends at 1000·R − 700 (φ = −700). */
 const R0 = 1_900_000_000;
 const end = (reset: number): number => 1000 * reset - 700;
+
+describe('RateWindow: the first reset, before any step is known', () => {
+  // The service's clock runs exactly ours (offset 0); the window began 900 ms into its second
+  // S, so its reset header says S + 11 (10 s windows). Answers of 10 ms round trips: the first
+  // at S + 0.905, a second that crossed the service's second at S + 1.003.
+  const S = 1_900_000_000_000;
+  const reset = S / 1000 + 11;
+  const answer = (at: number) => ({
+    get: (name: string) =>
+      ({
+        'X-RateLimit-Limit': '60',
+        'X-RateLimit-Remaining': '50',
+        'X-RateLimit-Reset': String(reset),
+        Date: new Date(Math.floor(at / 1000) * 1000).toUTCString(),
+      })[name] ?? null,
+  });
+  function held(shared: boolean): number | null {
+    const window = new RateWindow();
+    window.observe(answer(S + 905), S + 910, S + 900, false, shared);
+    window.observe(answer(S + 1003), S + 1008, S + 998, false, shared);
+    return window.resetAt;
+  }
+
+  it('alone: the header’s reset through the skew bound, tight once an answer crossed a second', () => {
+    // the second answer, stamped S + 1 and received at S + 1.008: the reset is at most 8 ms late
+    expect(held(false)).toBe(1000 * reset + 8);
+  });
+
+  it('while others use the key: the latest end the first answer allows, as every device of that burst holds it (issue 34)', () => {
+    // received at S + 0.910 with Date S: the reset is at most 11 s after that receipt
+    expect(held(true)).toBe(S + 910 + 11_000);
+  });
+});
 
 describe('WindowPhase', () => {
   it('bounds every window’s end by the answer that came soonest after a window began, once the step is seen', () => {
