@@ -75,6 +75,24 @@ export function sendHtml(response: ServerResponse, status: number, html: string)
   response.end(html);
 }
 
+/**
+ * A file the build names by its content (Vite's `assets/[name]-[hash][extname]`, an 8-character
+ * base64url hash): a new build gives changed files new names, so a browser may keep these for good.
+ */
+const HASHED_ASSET = /^\/assets\/[^/]+-[A-Za-z0-9_-]{8}\.(?:js|css|woff2?|png|svg|webp)$/;
+
+/**
+ * How long a browser may keep a renderer file. The page itself: never (it is only for a session).
+ * A hashed asset: for good, so a reload neither fetches it again nor compiles it again (Chromium keeps
+ * a script's compiled code with its HTTP cache entry, v8.dev/blog/code-caching-for-devs; `no-cache`
+ * without a validator fetched every script anew on each load: first rows 60–100 ms later, measured in
+ * docs/performance.md). Anything else: asked for again each time.
+ */
+export function cacheControlOf(urlPath: string, type: string): string {
+  if (type.startsWith('text/html')) return 'no-store';
+  return HASHED_ASSET.test(urlPath) ? 'private, max-age=31536000, immutable' : 'no-cache';
+}
+
 /** Answers a GET/HEAD for a renderer file. */
 export async function serveStatic(
   rendererDir: string,
@@ -99,8 +117,7 @@ export async function serveStatic(
     ...SECURITY_HEADERS,
     'Content-Type': type,
     'Content-Length': String(body.length),
-    // The page is only for a session: a cache must not serve it to anyone else.
-    'Cache-Control': type.startsWith('text/html') ? 'no-store' : 'no-cache',
+    'Cache-Control': cacheControlOf(urlPath, type),
   });
   response.end(headOnly ? undefined : body);
 }

@@ -88,6 +88,8 @@ describe('browser host', () => {
     );
     writeFileSync(join(rendererDir, 'assets', 'app.js'), 'console.log(1)');
     writeFileSync(join(rendererDir, 'assets', 'app.css'), 'body{}');
+    writeFileSync(join(rendererDir, 'assets', 'start-D5NPy3A9.js'), 'console.log(2)');
+    writeFileSync(join(rendererDir, 'assets', 'SetAsideRecords--5Q1UkzV.js'), 'console.log(3)');
     writeFileSync(join(base, 'adoption-outside.txt'), 'secret');
     bus = createEventBus();
     calls = [];
@@ -229,6 +231,17 @@ describe('browser host', () => {
       'text/javascript; charset=utf-8',
     );
     expect((await send(host, '/assets/app.css', { headers })).headers['content-type']).toBe('text/css; charset=utf-8');
+  });
+
+  it('lets a browser keep the files the build names by their content, and asks again for any other', async () => {
+    const headers = { Cookie: session };
+    const cacheOf = async (path: string) => (await send(host, path, { headers })).headers['cache-control'];
+    // A new build gives a changed file a new name, so these never need asking for again.
+    expect(await cacheOf('/assets/start-D5NPy3A9.js')).toBe('private, max-age=31536000, immutable');
+    expect(await cacheOf('/assets/SetAsideRecords--5Q1UkzV.js')).toBe('private, max-age=31536000, immutable');
+    expect(await cacheOf('/assets/app.js')).toBe('no-cache');
+    expect(await cacheOf('/assets/app.css')).toBe('no-cache');
+    expect(await cacheOf('/')).toBe('no-store');
   });
 
   it('streams events in emit order with increasing ids', async () => {
