@@ -5,8 +5,11 @@
  * Reading 10,000 animals in one go blocks the page for hundreds of milliseconds, so:
  * - a live query (Dexie liveQuery) reads only the first screen (the first names, by index)
  *   and the count; it runs again whenever the saved animals change;
- * - after that screen is painted, everything is read in chunks (one task each, so the page
- *   stays responsive) into a SavedIndex, sorted both ways and split by status once;
+ * - once a screen shows that first screen, and the frame after it is painted, everything is read
+ *   in chunks (one task each, so the page stays responsive) into a SavedIndex, sorted both ways and
+ *   split by status once. Not before: the chunks would run among the window's start-up tasks and
+ *   hold its first rows back (about 40 ms of sorting with 10,000 saved), and no screen but this
+ *   one reads them;
  * - search, sort and status then only pick or filter ready arrays.
  * Until the whole index is read the first screen is shown (`complete` is false).
  */
@@ -25,7 +28,7 @@ export interface SavedLoading {
   firstScreenMax?: number;
   /** Rows per chunk of the full read. */
   chunkSize?: number;
-  /** Runs the full read later (default: after the next frame is painted). */
+  /** Runs the full read later (default: once a screen shows the first screen, after the next frame is painted). */
   defer?: (run: () => void) => void;
 }
 
@@ -59,13 +62,35 @@ export class SavedAnimalsStore {
   #generation = 0;
   #reading = false;
   #readAgain = false;
+  /** How many screens show these animals now (see `showing`). */
+  #screens = 0;
+  /** The full read, held (by the default `defer`) until a screen shows the first screen. */
+  #held: (() => void) | null = null;
 
   constructor(db: ProfileDb, options: SavedLoading = {}) {
     this.#cache = new AnimalCache(db);
     this.#firstScreen = options.firstScreen ?? 60;
     this.#firstScreenMax = options.firstScreenMax ?? 1000;
     this.#chunkSize = options.chunkSize ?? 1000;
-    this.#defer = options.defer ?? afterPaint;
+    this.#defer = options.defer ?? ((run) => (this.#screens > 0 ? afterPaint(run) : (this.#held = run)));
+  }
+
+  /**
+   * A screen shows these animals (call it once its first rows are drawn): the full read may start,
+   * after the next frame. Returns the screen's end; while no screen shows them, a change of the
+   * saved animals reads the first screen again but holds the full read until one does.
+   */
+  showing(): () => void {
+    this.#screens += 1;
+    const held = this.#held;
+    this.#held = null;
+    if (held) afterPaint(held);
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      this.#screens -= 1;
+    };
   }
 
   /** The number of animals read so far (the first screen, then all). */
@@ -123,6 +148,8 @@ export class SavedAnimalsStore {
     const generation = this.#generation;
     this.#defer(() => {
       if (generation !== this.#generation) return;
+      // What changed while the read waited to start is read now: only later changes read again.
+      this.#readAgain = false;
       const builder = new SavedIndexBuilder();
       this.#cache
         .readInChunks(this.#chunkSize, (rows) => {

@@ -183,4 +183,39 @@ describe('SavedAnimalsStore', () => {
     await until(() => store.total === 0);
     expect(store.visible).toEqual([]);
   });
+  it('holds the full read until a screen shows the first screen, so it never delays the first rows', async () => {
+    const { db, close } = freshDb();
+    const store = new SavedAnimalsStore(db, { firstScreen: 4, firstScreenMax: 20, chunkSize: 64 }); // the app's own wait
+    cleanups.push(() => {
+      store.stop();
+      close();
+    });
+    const fullReads = vi.spyOn(AnimalCache.prototype, 'readInChunks');
+    cleanups.push(() => fullReads.mockRestore());
+    const frameThenTask = () => new Promise<void>((done) => requestAnimationFrame(() => setTimeout(done, 0)));
+    await db.animals.bulkPut(rows(300));
+    store.start();
+    await until(() => store.loaded);
+    for (let frame = 0; frame < 3; frame += 1) await frameThenTask();
+    expect(fullReads).not.toHaveBeenCalled(); // no screen shows them yet: only the first screen is read
+    expect(store.read).toBeLessThanOrEqual(20);
+    expect(store.complete).toBe(false);
+
+    const ended = store.showing();
+    await until(() => store.complete);
+    expect(fullReads).toHaveBeenCalledTimes(1);
+    expect(store.read).toBe(300);
+    ended();
+
+    // No screen shows them any more: a change reads the first screen again and holds the rest.
+    await db.animals.bulkPut(rows(50, 301));
+    await until(() => store.total === 350);
+    for (let frame = 0; frame < 3; frame += 1) await frameThenTask();
+    expect(fullReads).toHaveBeenCalledTimes(1);
+    expect(store.read).toBe(300);
+    const endedAgain = store.showing();
+    await until(() => store.read === 350);
+    expect(fullReads).toHaveBeenCalledTimes(2); // once: what changed while it waited is read with it
+    endedAgain();
+  });
 });
