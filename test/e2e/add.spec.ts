@@ -23,7 +23,9 @@ test('Ctrl+N opens the form; inline validation; Enter adds online and the form r
   await expect(page.getByTestId('sync-indicator')).toContainText('all sent');
 
   await page.getByRole('link', { name: 'Animals', exact: true }).click();
-  await expect(page.getByTestId('animal-row').filter({ hasText: 'Pickle' })).toContainText('9223372036854775807');
+  // The row whose name is exactly "Pickle" (not any name containing it, however many rows are drawn).
+  const pickle = page.getByTestId('animal-row').filter({ has: page.getByText('Pickle', { exact: true }) });
+  await expect(pickle).toContainText('9223372036854775807');
 });
 
 test('offline: queued, survives a reload, then sent once per idempotency key when the service is back', async ({
