@@ -14,19 +14,15 @@ const ownedByEntry = (id: string) => inApp(id) || (/^src[\\/]/.test(relative(roo
 const loadedLater = (id: string, ctx: { getModuleInfo(id: string): { dynamicImporters: string[] } | null }) =>
   Boolean(ctx.getModuleInfo(id)?.dynamicImporters.length);
 
-/**
- * The window takes the English messages src/ names (generated/en-window.ts: `npm run messages`), not
- * the core's and the command lines', which reach it as text; the rest import all (docs/i18n.md).
- */
+/** The window's English (generated/en-window.ts), not the core's, which reach it as text (docs/i18n.md). */
 const WINDOW_ENGLISH = {
   find: /^\.{1,2}\/(?:.*\/)?generated\/en$/,
   replacement: resolve(root, 'src/shared/i18n/generated/en-window.ts'),
 };
 
 /**
- * The renderer's entry imports its next steps with `import()` so that each is evaluated in a task of
- * its own (src/main.ts); this lets the page fetch those chunks (not evaluate them) together with the
- * entry, as `<link rel="modulepreload">`, instead of one after another.
+ * The entry imports its next steps with `import()`, each evaluated in a task of its own (src/main.ts): the
+ * page fetches them (not evaluates them) with the entry, as `<link rel="modulepreload">`, not one by one.
  */
 function preloadEntrySteps(): Plugin {
   return {
@@ -100,6 +96,9 @@ export default defineConfig({
         // requests and lose compression (each file is gzipped alone). What is loaded with import() stays
         // apart even where it is imported too (zod's index of locales imports its Spanish, loaded when chosen).
         output: {
+          // The start-up's chunks call almost all their functions as the window opens: V8 compiles them at once, off
+          // the main thread, and keeps them in the code cache (Chromium 136+: v8.dev/blog/explicit-compile-hints).
+          postBanner: (chunk) => (['index', 'start', 'app'].includes(chunk.name) ? '//# allFunctionsCalledOnLoad' : ''),
           codeSplitting: {
             groups: [
               { name: (id, ctx) => (loadedLater(id, ctx) || ownedByEntry(id) ? null : 'start'), tags: ['$initial'] },
