@@ -6,6 +6,10 @@
  * line per run with `--runs`. Not a test (it takes minutes); run it with low priority:
  *
  *   nice -n 19 npx tsx test/electron/core/rate-limit/shared-key-grid.ts [--devices 8,16] [--seeds 6] [--runs]
+ *
+ * `--spreads 100` (starts over 0–100 ms) is the closest to the bench's 16 app cores: window 0 used
+ * up while some devices' next requests are on their way, refused, as in every 16-device bench run;
+ * starts at once refuse none there, and starts over 3 s mostly the late starters' blind first ones.
  */
 import { jainIndex, simulateSharedKey } from './shared-key-sim';
 
