@@ -221,10 +221,8 @@ export class RateLimitGovernor {
   }
 
   private learn(headers: HeaderSource, now: number, sentAt: number | null = null, seq = 0, refused = false) {
-    // the share first: the window holds the first reset as a shared key's devices do from the
-    // answer that first shows others (a refusal among them; rate-window.ts), not from the next one
-    this.gate.observe(headers, now, sentAt ?? now, seq, refused);
     const notices = this.window.observe(headers, now, sentAt, refused, this.gate.keyShared(now));
+    this.gate.observe(headers, now, sentAt ?? now, seq, refused);
     const exhaustedUntil = this.window.exhaustedUntil(now);
     if (exhaustedUntil !== null) this.pause.apply(this.exhaustion(exhaustedUntil, now));
     return notices;

@@ -174,11 +174,6 @@ export class WindowPhase {
     this.refused = null;
   }
 
-  /** Whether the windows are seen to follow at a fixed step (two resets or more). */
-  get stepKnown(): boolean {
-    return this.stepMs() !== null;
-  }
-
   private stepMs(): number | null {
     const sorted = [...this.resets].sort((a, b) => a - b);
     const steps = sorted.slice(1).map((reset, i) => reset - sorted[i]!);
@@ -240,7 +235,9 @@ export class RateWindow {
           : null;
       this.phase.observe(reset, reading.limit, sentAt, now, 1000 * (reset - 1) - this.skew.highMs, retryAfterS);
       const end = this.phase.endAt(reset);
-      if (shared && this.anchor !== null && !this.phase.stepKnown) {
+      if (end !== null) {
+        if (end > now) reading.resetAt = Math.min(reading.resetAt, end);
+      } else if (shared && this.anchor !== null) {
         // No step known yet (the first window; issue 34). The header's reset through our own skew
         // bound is exact for a device whose answers crossed a second of the service's clock and up
         // to a second late for one whose answers all fell at one point of it: 16 devices at 900 ms
@@ -251,14 +248,8 @@ export class RateWindow {
         // is never before the header's (safe), at most a second after it, and the same for every
         // device whose first answer came in the same burst: they agree to within the burst. The
         // cost is that first change only; from the second reset on WindowPhase decides.
-        // A refusal's `Retry-After` (WindowPhase's bound) does not override it here: it shows the
-        // real end to the refusal's round trip, up to a second before the others of the burst
-        // hold it, and the devices refused in window 0 (the bench's 16: 5–6 every run) came back
-        // first and took window 1 before the rest came back to be refused (10–11 every run).
         const late = this.anchor.endAt - reading.resetAt;
         if (late > 0 && late <= 1000 + this.anchor.slackMs) reading.resetAt = this.anchor.endAt;
-      } else if (end !== null && end > now) {
-        reading.resetAt = Math.min(reading.resetAt, end);
       }
     }
     if (reading.limit !== null) this.limit = reading.limit;

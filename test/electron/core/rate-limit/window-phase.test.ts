@@ -41,29 +41,6 @@ describe('RateWindow: the first reset, before any step is known', () => {
     // received at S + 0.910 with Date S: the reset is at most 11 s after that receipt
     expect(held(true)).toBe(S + 910 + 11_000);
   });
-
-  // The bench's 16 devices: window 0 used up in its first ~100 ms, and a device whose next
-  // request came after that was refused, `Retry-After` 10 s. The refusal bounds the window's end
-  // to its own round trip (WindowPhase); on main the device held that, about a second before
-  // the others of its burst, which hold the latest end their first answer allows: it came back
-  // first, and with the others like it took window 1 before the rest came back to be refused.
-  it('while others use the key, a refusal in the first window does not make the device hold its end earlier than the others of its burst (issue 34)', () => {
-    const window = new RateWindow();
-    window.observe(answer(S + 905), S + 910, S + 900, false, false);
-    const refusal = {
-      get: (name: string) =>
-        ({
-          ...Object.fromEntries(
-            ['X-RateLimit-Limit', 'X-RateLimit-Reset', 'Date'].map((h) => [h, answer(S + 955).get(h)]),
-          ),
-          'X-RateLimit-Remaining': '0',
-          'Retry-After': '10',
-        })[name] ?? null,
-    };
-    window.observe(refusal, S + 960, S + 950, true, true);
-    // alone it would be the refusal's bound, S + 0.960 + 10 s; shared, the first answer's
-    expect(window.resetAt).toBe(S + 910 + 11_000);
-  });
 });
 
 describe('WindowPhase', () => {
