@@ -19,7 +19,14 @@ import {
   ProfileListStore,
   UpdatesStore,
 } from '../shell';
-import { closeProfileDb, deleteProfileDb, openMemoryProfileDb, openProfileDb, profileDbExists } from '../storage';
+import {
+  closeProfileDb,
+  deleteProfileDb,
+  openMemoryProfileDb,
+  openProfileDb,
+  profileDbExists,
+  profileDbHere,
+} from '../storage';
 import { SharedSync, SYNC_CHANNEL, type SyncDriver, SyncEngine } from '../sync';
 import { StorageHealthStore } from '../two-copies';
 import { ProfileSession } from './profile-session.svelte';
@@ -236,6 +243,7 @@ export function createApp(api: AdoptionApi, win: Window = window): AppStores {
   const engine = new SyncEngine({
     api,
     db: openProfileDb,
+    hasDb: profileDbHere,
     profileIds,
     serviceUrl: (id) => app?.profiles.profiles.find((profile) => profile.id === id)?.baseUrl ?? null,
   });

@@ -229,6 +229,14 @@ export async function profileDbExists(profileId: string): Promise<boolean> {
 }
 
 /**
+ * Whether a profile's database is here to read: open in this window (a session has it: a missing one
+ * is made by its first read, as staff use the profile), or on this computer.
+ */
+export async function profileDbHere(profileId: string): Promise<boolean> {
+  return open.has(profileId) || (await profileDbExists(profileId));
+}
+
+/**
  * Opens a profile's database in this window's memory instead of the browser's storage, which
  * cannot be used (damaged, blocked, over quota): the next `openProfileDb` of this profile gives it.
  * What it holds is put there from the safety copy and lasts while the window is open; the

@@ -12,6 +12,7 @@ export {
   openMemoryProfileDb,
   openProfileDb,
   profileDbExists,
+  profileDbHere,
   type CachedAnimal,
   type CategoryRow,
   type ProfileDb,

@@ -29,6 +29,12 @@ export type { SyncProgress } from './sync-progress';
 export interface SyncEngineOptions {
   api: Pick<AdoptionApi, 'createPet' | 'listPets'>;
   db: (profileId: string) => ProfileDb;
+  /**
+   * Whether a profile's database is on this computer (absent: taken as there). A profile without
+   * one has nothing queued here: its pass reads nothing and, above all, creates nothing (opening a
+   * missing database creates it: an empty one for every profile staff never used, on every start).
+   */
+  hasDb?: (profileId: string) => Promise<boolean>;
   profileIds: () => string[];
   /** A profile's service address: proof that a service keeps idempotency keys holds for one address. */
   serviceUrl?: (profileId: string) => string | null;
@@ -263,6 +269,10 @@ export class SyncEngine {
    * under it (`watch`).
    */
   private async pass(profileId: string, state: ProfileState, force: boolean): Promise<void> {
+    if (this.opts.hasDb && !(await this.opts.hasDb(profileId))) {
+      if (this.live(profileId, state)) this.count(profileId, state, []);
+      return;
+    }
     const db = this.watch(profileId, state);
     const outbox = new Outbox(db, this.clock);
     const serviceUrl = this.opts.serviceUrl?.(profileId) ?? null;

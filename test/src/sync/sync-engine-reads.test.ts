@@ -1,7 +1,11 @@
 /** A sync pass reads the outbox once (not once per entry sent), and still respects staff's changes. */
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { ok } from '../../../src/shared/app-api/result';
+import Dexie from 'dexie';
+import { closeProfileDb, openProfileDb, profileDbHere } from '../../../src/storage/db';
 import { Outbox } from '../../../src/storage/outbox';
+import { SyncEngine } from '../../../src/sync/sync-engine';
+import { FakeApi, FakeClock, MemorySafetyCopy, uniqueProfileId } from '../support/test-helpers';
 import { entriesOf, newAnimal } from '../support/test-helpers';
 import { engineOnFakeClock } from '../support/engine-on-fake-clock';
 
@@ -47,3 +51,41 @@ describe('SyncEngine reads', () => {
     ]);
   });
 });
+
+describe('SyncEngine: profiles without a database here', () => {
+  it('sends the queue of a listed profile with a database here, and opens (so creates) none for one never used', async () => {
+    const [used, never] = [uniqueProfileId(), uniqueProfileId()];
+    const clock = new FakeClock();
+    const api = new FakeApi(clock);
+    await new Outbox(openProfileDb(used), clock, new MemorySafetyCopy()).enqueue(newAnimal('Bella'));
+    // As createApp wires it (src/app/app-stores.svelte.ts).
+    const engine = new SyncEngine({
+      api,
+      db: openProfileDb,
+      hasDb: profileDbHere,
+      profileIds: () => [used, never],
+      clock,
+    });
+    const progress: string[] = [];
+    engine.onProgress(({ profileId, total }) => progress.push(`${profileId === never ? 'never' : 'used'} ${total}`));
+    onTestFinishedClose(engine, [used, never]);
+
+    engine.run();
+    await engine.whenIdle();
+
+    expect(api.createCalls).toHaveLength(1);
+    expect(await Dexie.getDatabaseNames()).toContain(`adoption-desk.${used}`);
+    expect(await Dexie.getDatabaseNames()).not.toContain(`adoption-desk.${never}`);
+    expect(progress).toContain('never 0'); // its window is told: nothing waits there
+  });
+});
+
+function onTestFinishedClose(engine: SyncEngine, profileIds: string[]): void {
+  onTestFinished(async () => {
+    engine.stop();
+    for (const profileId of profileIds) {
+      closeProfileDb(profileId);
+      await Dexie.delete(`adoption-desk.${profileId}`);
+    }
+  });
+}
