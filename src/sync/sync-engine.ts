@@ -270,7 +270,11 @@ export class SyncEngine {
    */
   private async pass(profileId: string, state: ProfileState, force: boolean): Promise<void> {
     if (this.opts.hasDb && !(await this.opts.hasDb(profileId))) {
-      if (this.live(profileId, state)) this.count(profileId, state, []);
+      if (!this.live(profileId, state)) return;
+      // Nothing queued here (its database gone with the site's data, say): no wait stays planned.
+      clearTimer(this.clock, state);
+      state.progress.nextAttemptAt = null;
+      this.count(profileId, state, []);
       return;
     }
     const db = this.watch(profileId, state);
