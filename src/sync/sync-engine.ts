@@ -269,12 +269,11 @@ export class SyncEngine {
    * under it (`watch`).
    */
   private async pass(profileId: string, state: ProfileState, force: boolean): Promise<void> {
+    clearTimer(this.clock, state);
+    state.progress.nextAttemptAt = null;
     if (this.opts.hasDb && !(await this.opts.hasDb(profileId))) {
-      if (!this.live(profileId, state)) return;
-      // Nothing queued here (its database gone with the site's data, say): no wait stays planned.
-      clearTimer(this.clock, state);
-      state.progress.nextAttemptAt = null;
-      this.count(profileId, state, []);
+      // Nothing queued here (its database never made, or gone with the site's data): count it empty.
+      if (this.live(profileId, state)) this.count(profileId, state, []);
       return;
     }
     const db = this.watch(profileId, state);
@@ -290,8 +289,6 @@ export class SyncEngine {
       sinceWritten: (entry: OutboxEntry) => this.clock.monotonic() - writtenAt(this.clock, state, entry),
       random: this.random,
     };
-    clearTimer(this.clock, state);
-    state.progress.nextAttemptAt = null;
     await outbox.pruneSent();
     state.stale = false;
     let all = await outbox.readQueue();

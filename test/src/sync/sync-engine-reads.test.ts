@@ -68,7 +68,13 @@ describe('SyncEngine: profiles without a database here', () => {
     });
     const progress: string[] = [];
     engine.onProgress(({ profileId, total }) => progress.push(`${profileId === never ? 'never' : 'used'} ${total}`));
-    onTestFinishedClose(engine, [used, never]);
+    onTestFinished(async () => {
+      engine.stop();
+      for (const profileId of [used, never]) {
+        closeProfileDb(profileId);
+        await Dexie.delete(`adoption-desk.${profileId}`);
+      }
+    });
 
     engine.run();
     await engine.whenIdle();
@@ -79,13 +85,3 @@ describe('SyncEngine: profiles without a database here', () => {
     expect(progress).toContain('never 0'); // its window is told: nothing waits there
   });
 });
-
-function onTestFinishedClose(engine: SyncEngine, profileIds: string[]): void {
-  onTestFinished(async () => {
-    engine.stop();
-    for (const profileId of profileIds) {
-      closeProfileDb(profileId);
-      await Dexie.delete(`adoption-desk.${profileId}`);
-    }
-  });
-}
