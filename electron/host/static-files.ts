@@ -10,12 +10,19 @@ import { CONTENT_SECURITY_POLICY } from '../core';
 
 export { CONTENT_SECURITY_POLICY };
 
-/** Headers every answer of the host carries. */
+/**
+ * Headers every answer of the host carries. The opener policy keeps any page that opens the app
+ * from a handle on it (and the app from one on its opener; the app opens no windows itself).
+ * `noopener-allow-popups`, not `same-origin`: with `same-origin` Chromium puts every navigation to
+ * the page in a new browsing context group, so each load of it started a renderer process and
+ * compiled every script again: first rows 150–200 ms later (test/e2e/page-load.spec.ts,
+ * docs/performance.md).
+ */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'Content-Security-Policy': CONTENT_SECURITY_POLICY,
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',
-  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Opener-Policy': 'noopener-allow-popups',
   'Cross-Origin-Resource-Policy': 'same-origin',
 };
 

@@ -76,6 +76,8 @@ export const HOST_ONLY_SPECS: Readonly<Record<string, string>> = {
   'proxy.spec.ts':
     'points the in-process core at a proxy through HTTPS_PROXY (Electron asks Chromium: covered by unit tests)',
   'two-tabs.spec.ts': 'opens a second browser tab of the same origin',
+  'page-load.spec.ts':
+    "loads the browser host's page in a Chromium of its own and reads its process list (Electron's window loads app:// once a start)",
   'check-needed.spec.ts':
     "runs two laptops as browser-host cores in the test process and cuts one core's Node fetch at a chosen point (FetchCutter); Electron's main takes no fetch from a test",
   'export.spec.ts': "exports through the browser's download (Electron: the save dialog, electron/desktop.spec.ts)",
