@@ -38,10 +38,16 @@ test('a list answer with one id twice shows the animal once (the last record win
   for (const pass of ['after the answer', 'after a reload (from the saved list, then the service)']) {
     await expect(page.getByTestId('list-status'), pass).toContainText('Updated');
     await expect(rows, pass).toHaveAttribute('data-count', '20');
-    const firstRow = page.getByTestId('animal-row').filter({ hasText: `${first!.name} (newer copy)` });
+    // Rows by their exact names (a name that merely contains another is another animal).
+    const firstRow = page
+      .getByTestId('animal-row')
+      .filter({ has: page.getByText(`${first!.name} (newer copy)`, { exact: true }) });
     await expect(firstRow, pass).toHaveCount(1);
     await expect(firstRow, pass).toHaveAttribute('data-id', String(first!.id));
-    await expect(page.getByTestId('animal-row').filter({ hasText: second!.name }), pass).toHaveCount(1);
+    await expect(
+      page.getByTestId('animal-row').filter({ has: page.getByText(second!.name, { exact: true }) }),
+      pass,
+    ).toHaveCount(1);
     await expect(page.getByText(`${first!.name}`, { exact: true }), pass).toHaveCount(0);
     await page.reload();
   }
@@ -49,7 +55,10 @@ test('a list answer with one id twice shows the animal once (the last record win
   await expectNoAxeViolations(page);
 
   await page.getByRole('link', { name: 'Saved on this device' }).click();
-  await expect(page.getByTestId('animal-row').filter({ hasText: first!.name })).toHaveCount(1);
+  await expect(
+    page.getByTestId('animal-row').filter({ has: page.getByText(`${first!.name} (newer copy)`, { exact: true }) }),
+  ).toHaveCount(1);
+  await expect(page.getByText(first!.name, { exact: true })).toHaveCount(0);
 
   await page.getByRole('link', { name: 'Diagnostics' }).click();
   const noted = page
