@@ -61,6 +61,14 @@ const OTHERS_MARGIN = 1;
 /** Quiet before closing: every request in flight has been counted by then (round trips of ours, at least CLOSE_QUIET_MS). */
 const CLOSE_QUIET_ROUND_TRIPS = 4;
 const CLOSE_QUIET_MS = 20;
+/** The first window change's reserve (reserveUntil): at most this share of the limit. */
+const RESERVE_SHARE = 0.25;
+/** How much later than ours another device may hold the first reset: its first answer's end (rate-window.ts). */
+const FIRST_END_SPREAD_MS = 1000;
+/** The reserve is kept when the first window showed this many devices (or a refusal of ours, or a blind first answer). */
+const RESERVE_MIN_DEVICES = 9;
+/** Counts of the others in the first window below which its most is not taken as the devices (reserve). */
+const RESERVE_MIN_COUNTS = 3;
 
 export interface Observation {
   /** Our dispatch number of the request this response answers. */
@@ -73,6 +81,8 @@ export interface Observation {
   sentAt: number;
   /** `X-RateLimit-Limit`, when given. */
   limit?: number | null;
+  /** The header's reset on our clock (through our safe skew), when given: the latest the service's clock reads it. */
+  headerResetAt?: number | null;
 }
 
 interface WindowCount {
@@ -84,6 +94,15 @@ interface WindowCount {
   own: number;
   /** Our request took the window's first value (Remaining = Limit − 1): we close the window. */
   opened: boolean;
+  /** The header's reset of this window on our clock, as its first answer gave it. */
+  headerResetAt: number | null;
+  /** The device's first window (its first answer came in it). */
+  first: boolean;
+  /** One of our requests was refused in it. */
+  refusedHere: boolean;
+  /** The most others counted between two answers to consecutive requests of ours in it, and how many such counts. */
+  maxOthers: number;
+  counts: number;
 }
 
 interface Interval {
@@ -105,6 +124,9 @@ export class DeviceShare {
   private jitter: { resetKey: string; ms: number } | null = null;
   /** When an answer last showed others on the key (keyShared). */
   private sharedAt: number | null = null;
+  /** Our first answer ever showed nothing remaining (see reserveUntil). */
+  private blindUsedUp = false;
+  private limit: number | null = null;
 
   constructor(private readonly random: () => number) {}
 
@@ -124,8 +146,27 @@ export class DeviceShare {
       this.previous = current;
       // The first answer of a window counts nothing: Limit − Remaining may be our own use
       // before a restart as well as another device's.
-      current = { resetKey: obs.resetKey, firstAt: obs.at, others: 0, othersSigned: 0, own: 1, opened: false };
+      current = {
+        resetKey: obs.resetKey,
+        firstAt: obs.at,
+        others: 0,
+        othersSigned: 0,
+        own: 1,
+        opened: false,
+        headerResetAt: obs.headerResetAt ?? null,
+        first: this.last === null,
+        refusedHere: false,
+        maxOthers: 0,
+        counts: 0,
+      };
       this.current = current;
+      // our first answer ever found the window used up: another device's use, or ours before a restart
+      if (this.last === null && obs.remaining === 0) this.blindUsedUp = true;
+      // Accepted past that first window, such a device counts the key as shared (keyShared), as the reserve
+      // did: held to a request or so a window by it, it may meet no other between two answers
+      // and came back at the reset + 100 ms into another's refusal's wait (16 devices starting
+      // over 3 s, phase 900 seed 2: window 3).
+      else if (this.blindUsedUp && this.previous?.first && !this.refused.has(obs.seq)) this.sharedAt = obs.at;
     } else if (last) {
       const own = this.ownCounted(last.seq, obs.seq);
       const others = last.remaining - obs.remaining - own;
@@ -139,9 +180,15 @@ export class DeviceShare {
         0,
         2,
       );
-      if (own === 1) this.samples = [Math.max(0, others), ...this.samples].slice(0, SAMPLES);
+      if (own === 1) {
+        this.samples = [Math.max(0, others), ...this.samples].slice(0, SAMPLES);
+        current.maxOthers = Math.max(current.maxOthers, others);
+        current.counts += 1;
+      }
     }
     if (obs.limit != null && obs.remaining === obs.limit - 1) current.opened = true;
+    if (this.refused.has(obs.seq)) current.refusedHere = true;
+    if (obs.limit != null) this.limit = obs.limit;
     this.last = obs;
   }
 
@@ -224,6 +271,73 @@ export class DeviceShare {
     // that late makes the key wait as far into the next window, where every device coming back
     // is refused while told to wait; with 16 devices the bench got the key banned that way.
     return this.returnAt(resetAt, last.resetKey);
+  }
+
+  /**
+   * Until when the first window change keeps a reserve for the devices still to come back (null
+   * when it does not, or no longer, applies). Issue 34: before a step between windows is known,
+   * devices hold the first reset up to about two seconds apart, and nothing on the wire tells
+   * them apart: a device refused in the first window holds its refusal's end, a device whose
+   * first answer ever was a refusal (started late) comes back when its `Retry-After` ends, and of
+   * a burst of first answers that straddled a second of the service's clock the later ones hold
+   * the reset a second before the others. The first ones back took the whole window before the
+   * others came (about a second later), and each of those was refused while the key was told
+   * to wait: 12–14 of them with 16 devices, which bans the key (the fake-clock grid: 29 of 192
+   * runs at 16 devices). So in the window after its first, a device that shares the key keeps
+   * `reserve()` values unused until every other device can be back: the latest any of them can
+   * hold the first reset (the header's end through our skew bound, plus the second another's
+   * first answer may put it later) plus the wait they add to it (returnAt), the jitter and a
+   * round trip. Kept only where the first window showed many devices (RESERVE_MIN_DEVICES), a
+   * refusal of ours, or a first answer that found the window used up: with fewer the ban is out
+   * of reach (fewer devices come back than the service bans for) and the reserve, which the
+   * opener alone takes, costs the others their share of it.
+   */
+  reserveUntil(now: number): number | null {
+    const previous = this.previous;
+    if (this.current === null || previous === null || !previous.first || previous.headerResetAt === null) return null;
+    if (!(this.keyShared(now) || this.blindUsedUp)) return null;
+    const many = previous.maxOthers + 1 >= RESERVE_MIN_DEVICES;
+    if (!(many || previous.refusedHere || this.blindUsedUp)) return null;
+    const until =
+      previous.headerResetAt +
+      FIRST_END_SPREAD_MS +
+      CARRIED_WAIT_MS +
+      CARRIED_MARGIN_MS +
+      RESET_JITTER_MS +
+      Math.ceil(this.roundTripMs);
+    return now < until ? until : null;
+  }
+
+  /**
+   * The values the first window change keeps for devices still to come back: one per other
+   * device the most counted in one of our round trips of the first window shows, and with
+   * fewer than RESERVE_MIN_COUNTS such counts (a device refused early, or started late) a
+   * quarter of the limit (15 of 60: 16 devices). Not what this window shows: a device back
+   * before the others counts nobody.
+   */
+  reserve(): number {
+    const most = Math.ceil((this.limit ?? 0) * RESERVE_SHARE);
+    const first = this.previous;
+    return first === null || first.counts < RESERVE_MIN_COUNTS ? most : Math.min(most, first.maxOthers + 1);
+  }
+
+  /**
+   * When our next request may go as far as the first window change's reserve decides (`now`
+   * when it does not hold us): below the reserve, until `reserveUntil`, nobody sends; then the
+   * opener (which keeps as many tasks as the reserve for it) takes what is left, one request at
+   * a time, and the others come back after the window (what they last saw remain is stale by
+   * then: every device sending on it at once was refused, 5 of them in a trace).
+   */
+  reserveReadyAt(now: number, inFlight: number, resetAt: number | null, queued: number): number {
+    const last = this.last;
+    const current = this.current;
+    if (!last || !current || resetAt === null || resetAt <= now) return now;
+    const until = this.reserveUntil(now);
+    if (until === null) return now;
+    const reserve = this.reserve();
+    if (current.opened && queued <= reserve) return until;
+    if (last.remaining - inFlight - 1 >= reserve) return now;
+    return current.opened && last.remaining >= 1 ? until : this.returnAt(resetAt, last.resetKey);
   }
 
   /**

@@ -35,7 +35,15 @@ export class PacingGate {
     const resetKey = headers.get('X-RateLimit-Reset');
     if (resetKey === null || reading.resetAt === null || seq === 0) return;
     this.resetKey = resetKey;
-    this.share.observe({ seq, remaining: reading.remaining, resetKey, at: now, sentAt, limit: reading.limit });
+    this.share.observe({
+      seq,
+      remaining: reading.remaining,
+      resetKey,
+      at: now,
+      sentAt,
+      limit: reading.limit,
+      headerResetAt: reading.resetAt,
+    });
   }
 
   /**
@@ -65,8 +73,11 @@ export class PacingGate {
   /** When the next request may go (`now`: at once), given ours in flight and the tasks still queued. */
   readyAt(now: number, inFlight: number, queued: number): number {
     const paced = this.adaptive.readyAt(now);
-    if (!this.share.othersActive(now)) return paced;
-    return Math.max(paced, this.share.readyAt(now, inFlight, this.window.resetAt, queued));
+    const resetAt = this.window.resetAt;
+    // the first window change's reserve holds a device that may be alone as far as it knows (device-share.ts)
+    const reserved = this.share.reserveReadyAt(now, inFlight, resetAt, queued);
+    if (!this.share.othersActive(now)) return Math.max(paced, reserved);
+    return Math.max(paced, reserved, this.share.readyAt(now, inFlight, resetAt, queued));
   }
 
   /**

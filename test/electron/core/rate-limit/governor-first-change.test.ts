@@ -21,32 +21,28 @@ describe('16 devices starting within 100 ms on one key: the first window change 
   // latest end its first answer allows, as the others did: it came back about a second before
   // them, those devices took window 1's 60 values within ~250 ms, and each device coming back a
   // second later was refused (seed 6: 10 refused in window 1, in phases 0 and 500 alike; the
-  // bench's 16-device runs: 10–11 in window 1 of every run).
-  // Still so: a fix that made this pass (a shared device keeps its first answer's end over a
-  // refusal's, 68fcf92) cut the bench's refusals (16 devices, 7.2 → 5.5 % on average) but banned
-  // the key in 1 of its 10 runs (the rule before: none in 10) and was reverted (performance.md §6).
-  it.fails(
-    'window 1 refuses at most 3 requests (1 % of the 300) in every seed, and the key is never banned',
-    async () => {
-      const failed: string[] = [];
-      for (const { phase, seed } of CASES) {
-        const report = await simulateSharedKey({
-          devices: 16,
-          creations: 300,
-          windowMs: 10_000,
-          seed,
-          latencyMs: [2, 15],
-          startPhaseMs: phase,
-          startSpreadMs: 100,
-          clockOffsetMs: offset,
-          stopOnBan: true,
-        });
-        const refused = report.perWindow[1]?.refused ?? 0;
-        if (refused > 3 || report.bans > 0)
-          failed.push(`phase ${phase} seed ${seed}: ${refused} refused in window 1, ${report.bans} bans`);
-      }
-      expect(failed).toEqual([]);
-    },
-    120_000,
-  );
+  // bench's 16-device runs: 10–11 in window 1 of every run). A fix that made the devices agree
+  // (68fcf92) banned the key in 1 of its 10 bench runs and was reverted (performance.md §6).
+  // Passes since the first window change keeps a reserve for the devices still to come back
+  // (device-share.ts, reserveUntil): the first ones back leave it, whenever they come.
+  it('window 1 refuses at most 3 requests (1 % of the 300) in every seed, and the key is never banned', async () => {
+    const failed: string[] = [];
+    for (const { phase, seed } of CASES) {
+      const report = await simulateSharedKey({
+        devices: 16,
+        creations: 300,
+        windowMs: 10_000,
+        seed,
+        latencyMs: [2, 15],
+        startPhaseMs: phase,
+        startSpreadMs: 100,
+        clockOffsetMs: offset,
+        stopOnBan: true,
+      });
+      const refused = report.perWindow[1]?.refused ?? 0;
+      if (refused > 3 || report.bans > 0)
+        failed.push(`phase ${phase} seed ${seed}: ${refused} refused in window 1, ${report.bans} bans`);
+    }
+    expect(failed).toEqual([]);
+  }, 120_000);
 });

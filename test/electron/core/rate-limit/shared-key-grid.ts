@@ -41,6 +41,14 @@ interface Cell {
   /** Every goal but fairness: with starts spread over seconds, a device that started first and alone drains its share at once. */
   metButJain: number;
   bans: number;
+  /** Runs in which the key was banned at least once. */
+  banned: number;
+  refused: number;
+  requests: number;
+  /** The largest share of requests refused in one run. */
+  worstShare: number;
+  /** Runs within the refusal goal (≤ 1 % up to 8 devices, ≤ 3 % at 16). */
+  withinShare: number;
   worst: number;
 }
 
@@ -74,11 +82,27 @@ for (const devices of deviceCounts) {
             [cells, key],
             [totals, devices],
           ] as const) {
-            const cell = (map as Map<typeof k, Cell>).get(k) ?? { runs: 0, met: 0, metButJain: 0, bans: 0, worst: 0 };
+            const cell = (map as Map<typeof k, Cell>).get(k) ?? {
+              runs: 0,
+              met: 0,
+              metButJain: 0,
+              bans: 0,
+              banned: 0,
+              refused: 0,
+              requests: 0,
+              worstShare: 0,
+              withinShare: 0,
+              worst: 0,
+            };
             cell.runs += 1;
             cell.met += met ? 1 : 0;
             cell.metButJain += metButJain ? 1 : 0;
             cell.bans += report.bans;
+            cell.banned += report.bans > 0 ? 1 : 0;
+            cell.refused += report.refused;
+            cell.requests += report.requests;
+            cell.worstShare = Math.max(cell.worstShare, share);
+            cell.withinShare += share <= maxShare ? 1 : 0;
             cell.worst = Math.max(cell.worst, ratio);
             (map as Map<typeof k, Cell>).set(k, cell);
           }
@@ -102,15 +126,18 @@ for (const devices of deviceCounts) {
     }
   }
 }
-console.log('| devices | latency (one way) | start | runs met | met but Jain | bans | worst × ideal |');
-console.log('| ------: | ----------------- | ----- | -------: | -----------: | ---: | ------------: |');
+const percent = (share: number): string => `${(100 * share).toFixed(1)} %`;
+const row = (devices: string, latency: string, start: string, cell: Cell): string =>
+  `| ${devices} | ${latency} | ${start} | ${cell.met}/${cell.runs} | ${cell.metButJain} | ${cell.banned} | ${cell.bans} | ` +
+  `${percent(cell.refused / Math.max(1, cell.requests))} | ${percent(cell.worstShare)} | ${cell.withinShare} | ${cell.worst.toFixed(3)} |`;
+console.log(
+  '| devices | latency (one way) | start | runs met | met but Jain | banned runs | bans | refused (all runs) | worst run refused | within refusal goal | worst × ideal |',
+);
+console.log(
+  '| ------: | ----------------- | ----- | -------: | -----------: | ----------: | ---: | -----------------: | ----------------: | ------------------: | ------------: |',
+);
 for (const [key, cell] of cells) {
   const [devices, latency, start] = key.split('|');
-  console.log(
-    `| ${devices} | ${latency} | ${start} | ${cell.met}/${cell.runs} | ${cell.metButJain} | ${cell.bans} | ${cell.worst.toFixed(3)} |`,
-  );
+  console.log(row(devices!, latency!, start!, cell));
 }
-for (const [devices, cell] of totals)
-  console.log(
-    `| ${devices} | all | all | ${cell.met}/${cell.runs} | ${cell.metButJain} | ${cell.bans} | ${cell.worst.toFixed(3)} |`,
-  );
+for (const [devices, cell] of totals) console.log(row(String(devices), 'all', 'all', cell));
