@@ -298,13 +298,7 @@ export class DeviceShare {
     if (!(this.keyShared(now) || this.blindUsedUp)) return null;
     const many = previous.maxOthers + 1 >= RESERVE_MIN_DEVICES;
     if (!(many || previous.refusedHere || this.blindUsedUp)) return null;
-    const until =
-      previous.headerResetAt +
-      FIRST_END_SPREAD_MS +
-      CARRIED_WAIT_MS +
-      CARRIED_MARGIN_MS +
-      RESET_JITTER_MS +
-      Math.ceil(this.roundTripMs);
+    const until = this.latestReturnAt(previous.headerResetAt + FIRST_END_SPREAD_MS) + Math.ceil(this.roundTripMs);
     return now < until ? until : null;
   }
 
@@ -353,6 +347,11 @@ export class DeviceShare {
    */
   returnAt(resetAt: number, resetKey: string): number {
     return resetAt + CARRIED_WAIT_MS + CARRIED_MARGIN_MS + this.resetJitter(resetKey);
+  }
+
+  /** The latest any device comes back after the window ending at `resetAt`: returnAt with the largest jitter. */
+  private latestReturnAt(resetAt: number): number {
+    return resetAt + CARRIED_WAIT_MS + CARRIED_MARGIN_MS + RESET_JITTER_MS;
   }
 
   /** The random delay after a reset, drawn once per window. */
