@@ -31,6 +31,23 @@ describe('DeviceShare inference', () => {
     expect(share.othersActive(T0 + 20)).toBe(false);
   });
 
+  it('counts the others in flight beside our request, not all those of the time we held it (issue 34)', () => {
+    const share = new DeviceShare(() => 0.5);
+    let at = T0;
+    let remaining = 60;
+    // four devices in step: three others between two answers of ours, 4 ms apart
+    for (let seq = 1; seq <= 6; seq += 1) {
+      remaining -= seq === 1 ? 1 : 4;
+      share.observe({ seq, remaining, resetKey: 'w1', at: (at += 4), sentAt: at - 4 });
+    }
+    // we held our next request 36 ms: the others took 27 meanwhile, 3 while it was on its way
+    remaining -= 28;
+    share.observe({ seq: 7, remaining, resetKey: 'w1', at: (at += 40), sentAt: at - 4 });
+    // past the joining time, only what was measured counts: 3 others in flight, + 1 as we did not open
+    expect(share.inFlightOthers(T0 + 1000)).toBe(4);
+    expect(share.devices(at)).toBe(4);
+  });
+
   it('holds back what the others in flight will take, then waits for the reset plus a jitter', () => {
     const share = new DeviceShare(() => 0.5);
     const resetAt = T0 + 10_000;
@@ -124,6 +141,46 @@ describe('closing the window: the last values are used, not left for the next wi
     expect(opener.share.readyAt(closeAt, 0, resetAt, 50)).toBe(closeAt);
     const other = inStep(false, 2);
     expect(other.share.readyAt(other.at + 5000, 0, resetAt, 50)).toBe(resetAt + 1000 + 20 + 15);
+  });
+
+  it('the opener keeps its last tasks for the close while the others still send (issue 34)', () => {
+    /**
+     * Four devices in step (three others between two answers of ours, 4 ms round trips) down to
+     * about 30 left, in the device's second window (in its first, late starters come blind).
+     */
+    const burst = (opened: boolean) => {
+      const share = new DeviceShare(() => 0.5);
+      share.observe({ seq: 1, remaining: 20, resetKey: 'w0', at: T0 - 9000, sentAt: T0 - 9004, limit: 60 });
+      let at = T0;
+      let remaining = opened ? 60 : 59;
+      let seq = 1;
+      while (remaining > 34) {
+        seq += 1;
+        remaining -= seq === 2 ? 1 : 4;
+        share.observe({ seq, remaining, resetKey: 'w1', at: (at += 4), sentAt: at - 4, limit: 60 });
+      }
+      return { share, at, seq, remaining };
+    };
+    const opener = burst(true);
+    expect(opener.share.readyAt(opener.at, 0, resetAt, 50)).toBe(opener.at);
+    // down to 4 tasks (one per device counted): one request per 4 round trips (at least 20 ms), not one per answer
+    expect(opener.share.devices(opener.at)).toBe(4);
+    expect(opener.share.readyAt(opener.at, 0, resetAt, 4)).toBe(opener.at + 20);
+    expect(opener.share.readyAt(opener.at + 20, 0, resetAt, 4)).toBe(opener.at + 20);
+    // a device that did not open the window sends its last tasks as before
+    const other = burst(false);
+    expect(other.share.readyAt(other.at, 0, resetAt, 4)).toBe(other.at);
+    // an answer that shows the key quiet (Remaining fell by our request alone): the opener takes what is left at once
+    const at = opener.at + 24;
+    opener.share.observe({
+      seq: opener.seq + 1,
+      remaining: opener.remaining - 1,
+      resetKey: 'w1',
+      at,
+      sentAt: at - 4,
+      limit: 60,
+    });
+    expect(opener.share.readyAt(at, 0, resetAt, 3)).toBe(at);
   });
 
   it('a device whose work ends in this window and fits in what it saw remain closes too', () => {
