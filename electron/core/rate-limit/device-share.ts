@@ -294,9 +294,10 @@ export class DeviceShare {
    * (our last interval counted some), an opener down to `keep()` tasks sends one request per
    * KEEP_GAP_ROUND_TRIPS round trips instead of one per answer: the others take the burst, and
    * once an answer shows the key quiet it takes what is left as before. Not in the device's
-   * first window: devices that start late come there blind and are refused once it is used up,
-   * and an opener still pacing its last tasks when they came was refused beside them while the
-   * key was told to wait (16 devices starting over 3 s: 4 of 12 runs banned with it there).
+   * first window, where devices that start late come blind and are refused once it is used up:
+   * with the rule there too, 4 of the 12 runs of governor-late-starters.test.ts (16 devices
+   * starting over 3 s) were banned, 13–15 refused in window 1 while a refusal of window 0 still
+   * made the key wait.
    */
   private keepForClose(now: number, queued: number): number {
     const current = this.current;
