@@ -3,6 +3,7 @@ import { GovernorStore } from '../../../src/diagnostics/governor.svelte';
 import type { GovernorSnapshot } from '../../../src/shared/app-api/rate-limit';
 import { ClockStore, formatDuration } from '../../../src/shell/clock.svelte';
 import { parseHash } from '../../../src/shell/navigation.svelte';
+import { ok } from '../../../src/shared/app-api/result';
 import { fakeAdoptionApi } from '../support/fake-adoption-api';
 
 describe('parseHash', () => {
@@ -86,6 +87,26 @@ describe('GovernorStore', () => {
       queued: { reads: 0, writes: 0 },
     });
     expect(governor.meter('local')?.state).toBe('unknown');
+  });
+
+  it('keeps a snapshot pushed while its first look was under way: the look answers what it read before (CI, 2026-11-27)', async () => {
+    const clock = new ClockStore(() => 10_000);
+    const api = fakeAdoptionApi();
+    let answer: (value: ReturnType<typeof ok<GovernorSnapshot>>) => void = () => {};
+    // the first look was read before the list's answer came: nothing measured yet
+    api.handle('governorSnapshot', () => new Promise((resolve) => (answer = resolve)));
+    const governor = new GovernorStore(api, clock);
+    governor.start();
+    const loading = governor.load('local');
+    // the list's answer: the window, pushed while the look is on its way
+    api.emit('governor', { ...snapshot, pausedUntil: null, pauseReason: null, remaining: 2 });
+    answer(ok({ ...snapshot, limit: null, remaining: null, resetAt: null, pausedUntil: null, pauseReason: null }));
+    await loading;
+    expect(governor.meter('local')).toMatchObject({ state: 'window', limit: 3, remaining: 2 });
+    // with nothing pushed meanwhile, the look is what the meter shows
+    api.handle('governorSnapshot', () => ok({ ...snapshot, profileId: 'other' }));
+    await governor.load('other');
+    expect(governor.meter('other')?.state).toBe('paused');
   });
 
   it('takes a remaining count above the limit as unknown', () => {
