@@ -86,6 +86,8 @@ export function meterView(snapshot: GovernorSnapshot, now: number): MeterView {
 
 export class GovernorStore {
   snapshots = $state<Record<string, GovernorSnapshot>>({});
+  /** Snapshots pushed per profile, so that a look answering after one does not overwrite it with what it read before. */
+  readonly #pushed: Record<string, number> = {};
   #unsubscribe: (() => void) | null = null;
 
   constructor(
@@ -95,13 +97,20 @@ export class GovernorStore {
 
   start(): void {
     this.#unsubscribe ??= this.api.on('governor', (snapshot) => {
+      this.#pushed[snapshot.profileId] = (this.#pushed[snapshot.profileId] ?? 0) + 1;
       this.snapshots[snapshot.profileId] = snapshot;
     });
   }
 
+  /**
+   * The profile's snapshot as the core holds it now, unless one was pushed while this look was
+   * under way: the core pushes every change, so that one is at least as new, and the look's
+   * answer may have been read before it (the meter read "not measured yet" with the window known).
+   */
   async load(profileId: string): Promise<void> {
+    const pushedBefore = this.#pushed[profileId] ?? 0;
     const result = await this.api.governorSnapshot({ profileId });
-    if (result.ok) this.snapshots[profileId] = result.data;
+    if (result.ok && (this.#pushed[profileId] ?? 0) === pushedBefore) this.snapshots[profileId] = result.data;
   }
 
   meter(profileId: string): MeterView | null {
