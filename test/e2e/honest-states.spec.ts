@@ -5,7 +5,6 @@
  * counts the whole batch.
  */
 import { readFile } from 'node:fs/promises';
-import { readRequestLog } from '../service/index';
 import { expect, spendRequests, test } from './fixtures';
 import { addAnimal, expectListLoaded } from './renderer-helpers';
 import { categoryFor, queueThroughForm } from './support/queue-through-form';
@@ -56,44 +55,6 @@ test('a one-minute window never reads as more than a minute on the meter', async
   // X-RateLimit-Reset is a whole second, so it cannot tell 60 s from 61 s.
   await expect(meter).toContainText('resets in about 1 min');
   await expect(meter).not.toContainText(/1 min \d\d s/);
-});
-
-// The CI run of 974213d (2026-11-27): the meter read "not measured yet" with the window known.
-// The page's first look at the governor was read before the list's answer and arrived after the
-// snapshot that answer pushed, which it overwrote. Here the order is made certain: the look is
-// read, then a list read reaches the service, then the look is handed to the page.
-test('the meter shows the service’s last answer when the page’s first look at the governor arrives after it', async ({
-  app,
-}) => {
-  const { page, service } = app;
-  await expectListLoaded(page);
-  let lookRead!: () => void;
-  const read = new Promise<void>((resolve) => (lookRead = resolve));
-  let handOver!: () => Promise<void>;
-  await page.route('**/api/governorSnapshot', async (route) => {
-    // read now; Node does not resolve the page's *.localhost name, so the same request goes to the loopback address
-    const url = new URL(route.request().url());
-    const headers = { ...route.request().headers(), host: url.host };
-    url.hostname = '127.0.0.1';
-    const response = await route.fetch({ url: url.href, headers });
-    handOver = () => route.fulfill({ response });
-    lookRead();
-  });
-  await page.reload();
-  await read;
-  await expectListLoaded(page);
-  const before = (await readRequestLog(service.logFile)).length;
-  await page.getByRole('button', { name: 'Refresh' }).click();
-  await expect.poll(async () => (await readRequestLog(service.logFile)).length).toBeGreaterThan(before);
-  const remaining = (await readRequestLog(service.logFile)).at(-1)!.rateLimitRemaining;
-  const meter = page.getByRole('status', { name: 'Rate limit' });
-  await expect(meter).toContainText(`${remaining} / 60 left`);
-  const answered = page.waitForResponse('**/api/governorSnapshot');
-  await handOver();
-  await answered;
-  // the look's answer is in the page: one turn of its event loop later, the meter shows what it keeps
-  await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0)));
-  await expect(meter).toContainText(`${remaining} / 60 left`, { timeout: 1000 });
 });
 
 test('the Add form says an animal was sent once it was, not that it is still waiting', async ({ app }) => {

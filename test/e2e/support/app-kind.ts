@@ -76,6 +76,8 @@ export const HOST_ONLY_SPECS: Readonly<Record<string, string>> = {
   'proxy.spec.ts':
     'points the in-process core at a proxy through HTTPS_PROXY (Electron asks Chromium: covered by unit tests)',
   'two-tabs.spec.ts': 'opens a second browser tab of the same origin',
+  'meter-first-look.spec.ts':
+    "holds the page's first look at the core (POST /api/governorSnapshot) with Playwright's routing; Electron's renderer asks main over IPC, which a test cannot hold (the store's rule: test/src/shell/navigation-and-governor.test.ts)",
   'page-load.spec.ts':
     "loads the browser host's page in a Chromium of its own and reads its process list (Electron's window loads app:// once a start)",
   'check-needed.spec.ts':
