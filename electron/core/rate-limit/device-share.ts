@@ -65,8 +65,10 @@ const OTHERS_MARGIN = 1;
 /** Quiet before closing: every request in flight has been counted by then (round trips of ours, at least CLOSE_QUIET_MS). */
 const CLOSE_QUIET_ROUND_TRIPS = 4;
 const CLOSE_QUIET_MS = 20;
-/** While others still send, the opener down to the tasks it keeps for the close sends one request per so many of its round trips. */
+/** While others still send, the opener down to the tasks it keeps for the close waits at least so many of its round trips between requests. */
 const KEEP_GAP_ROUND_TRIPS = 4;
+/** Beyond one task per device, the opener keeps this many for the requests it sends while the others finish the burst (keepForClose). */
+const KEEP_LOOKS = 2;
 /** The first window change's reserve (reserveUntil): at most this share of the limit. */
 const RESERVE_SHARE = 0.25;
 /** How much later than ours another device may hold the first reset: its first answer's end (rate-window.ts). */
@@ -290,25 +292,54 @@ export class DeviceShare {
    * opens it, takes most in the burst and is often the first out of work; the bench and the
    * fake-clock grid traces show the sixth window comes from windows whose opener had 5–10 tasks
    * left at its start and sent them all in the burst, while the others held back the window's
-   * last values for it (8 devices, 2–15 ms: 105 of 192 runs). So while the others still send
-   * (our last interval counted some), an opener down to `keep()` tasks sends one request per
-   * KEEP_GAP_ROUND_TRIPS round trips instead of one per answer: the others take the burst, and
-   * once an answer shows the key quiet it takes what is left as before. Not in the device's
-   * first window, where devices that start late come blind and are refused once it is used up:
-   * with the rule there too, 4 of the 12 runs of governor-late-starters.test.ts (16 devices
-   * starting over 3 s) were banned, 13–15 refused in window 1 while a refusal of window 0 still
-   * made the key wait.
+   * last values for it (8 devices, 2–15 ms: 105 of 192 runs). So an opener down to `keep()` tasks
+   * holds them while the others still send (our last interval counted some): until the others,
+   * at the rate our last intervals measured, will have taken what we last saw remain down to
+   * what they hold back (at least KEEP_GAP_ROUND_TRIPS of our round trips, at most JOIN_MS);
+   * once an answer shows the key quiet it takes what is left as before. A fixed gap of 4 round
+   * trips let it send its kept tasks through a burst of 15 or more and run out before the others
+   * stopped (the bench's one failing 4-device run, three sittings in a row; 12 of 192 grid runs
+   * at 4 devices). While nobody else is counted in the window yet, the others are still coming
+   * back: the opener holds its kept tasks until JOIN_MS after the window's first answer (at 1–4
+   * ms one way, 4 devices, the device back first with 4 tasks sent them all before the others
+   * came: a sixth window in 70 of 96 grid runs). Both holds only where it keeps a task per device
+   * and the looks (keep() not capped at RESERVE_SHARE of the limit): they rest on its kept tasks
+   * covering what the others leave. With 16 devices (a quarter of 60 is 15) it cannot, and it
+   * sends them one per KEEP_GAP_ROUND_TRIPS round trips as before: holding them through the
+   * joining time there ended the last window short (18 → 34 of 192 grid runs), and the bench
+   * could not tell the rate hold from the fixed gap. Not in the device's first window, where
+   * devices that start late come blind and are refused once it is used up: with the rule there
+   * too, 4 of the 12 runs of governor-late-starters.test.ts (16 devices starting over 3 s) were
+   * banned, 13–15 refused in window 1 while a refusal of window 0 still made the key wait.
    */
   private keepForClose(now: number, queued: number): number {
     const current = this.current;
     const last = this.last;
-    if (!current?.opened || current.first || !last || current.lastOthers === 0 || queued > this.keep(now)) return now;
-    return Math.max(now, last.at + Math.max(CLOSE_QUIET_MS, KEEP_GAP_ROUND_TRIPS * this.roundTripMs));
+    if (!current?.opened || current.first || !last || queued > this.keep(now)) return now;
+    // it keeps a task per device counted, and its looks (keep() not capped)
+    const holds = this.devices(now) + KEEP_LOOKS <= this.limitShare();
+    // nobody else counted in this window yet: the others are still coming back
+    const joining = current.others === 0 && now - current.firstAt < JOIN_MS;
+    if (joining && holds) return current.firstAt + JOIN_MS;
+    if (current.lastOthers === 0) return now; // the key was quiet over our last interval: close
+    const gap = Math.max(CLOSE_QUIET_MS, KEEP_GAP_ROUND_TRIPS * this.roundTripMs);
+    if (!holds) return Math.max(now, last.at + gap);
+    const rate = this.othersRate();
+    const untilTheyHold = rate > 0 ? (last.remaining - this.inFlightOthers(now) - 1) / rate : 0;
+    return Math.max(now, last.at + Math.min(JOIN_MS, Math.max(gap, untilTheyHold)));
   }
 
-  /** The tasks the opener keeps for the close: one per device counted (what the others leave is about that), at most RESERVE_SHARE of the limit. */
+  /**
+   * The tasks the opener keeps for the close: one per device counted (what the others leave is
+   * about that) and KEEP_LOOKS more, at most RESERVE_SHARE of the limit.
+   */
   private keep(now: number): number {
-    return Math.min(Math.ceil((this.limit ?? 0) * RESERVE_SHARE), this.devices(now));
+    return Math.min(this.limitShare(), this.devices(now) + KEEP_LOOKS);
+  }
+
+  /** RESERVE_SHARE of the limit: the most the opener keeps, and the most the first window change reserves. */
+  private limitShare(): number {
+    return Math.ceil((this.limit ?? 0) * RESERVE_SHARE);
   }
 
   /**
@@ -348,7 +379,7 @@ export class DeviceShare {
    * before the others counts nobody.
    */
   reserve(): number {
-    const most = Math.ceil((this.limit ?? 0) * RESERVE_SHARE);
+    const most = this.limitShare();
     const first = this.previous;
     return first === null || first.counts < RESERVE_MIN_COUNTS ? most : Math.min(most, first.maxOthers + 1);
   }

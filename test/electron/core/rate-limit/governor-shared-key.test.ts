@@ -146,27 +146,32 @@ describe('closing the window: the last values are used, not left for the next wi
   it('the opener keeps its last tasks for the close while the others still send (issue 34)', () => {
     /**
      * Four devices in step (three others between two answers of ours, 4 ms round trips) down to
-     * about 30 left, in the device's second window (in its first, late starters come blind).
+     * about 30 left, in the device's third window (in its first, late starters come blind).
      */
     const burst = (opened: boolean) => {
       const share = new DeviceShare(() => 0.5);
-      share.observe({ seq: 1, remaining: 20, resetKey: 'w0', at: T0 - 9000, sentAt: T0 - 9004, limit: 60 });
+      share.observe({ seq: 1, remaining: 20, resetKey: 'w-1', at: T0 - 19_000, sentAt: T0 - 19_004, limit: 60 });
+      share.observe({ seq: 2, remaining: 20, resetKey: 'w0', at: T0 - 9000, sentAt: T0 - 9004, limit: 60 });
       let at = T0;
       let remaining = opened ? 60 : 59;
-      let seq = 1;
+      let seq = 2;
       while (remaining > 34) {
         seq += 1;
-        remaining -= seq === 2 ? 1 : 4;
+        remaining -= seq === 3 ? 1 : 4;
         share.observe({ seq, remaining, resetKey: 'w1', at: (at += 4), sentAt: at - 4, limit: 60 });
       }
       return { share, at, seq, remaining };
     };
     const opener = burst(true);
     expect(opener.share.readyAt(opener.at, 0, resetAt, 50)).toBe(opener.at);
-    // down to 4 tasks (one per device counted): one request per 4 round trips (at least 20 ms), not one per answer
+    // down to 6 tasks (one per device counted, and 2 more for its requests while the others finish
+    // the burst): it holds them until the others, at 3 per 4 ms, will have taken the 31 it last saw
+    // remain down to what they hold back (3 in flight, and the last value): 27 / 0.75 = 36 ms
+    expect(opener.remaining).toBe(31);
     expect(opener.share.devices(opener.at)).toBe(4);
-    expect(opener.share.readyAt(opener.at, 0, resetAt, 4)).toBe(opener.at + 20);
-    expect(opener.share.readyAt(opener.at + 20, 0, resetAt, 4)).toBe(opener.at + 20);
+    expect(opener.share.readyAt(opener.at, 0, resetAt, 7)).toBe(opener.at);
+    expect(opener.share.readyAt(opener.at, 0, resetAt, 6)).toBe(opener.at + 36);
+    expect(opener.share.readyAt(opener.at + 36, 0, resetAt, 6)).toBe(opener.at + 36);
     // a device that did not open the window sends its last tasks as before
     const other = burst(false);
     expect(other.share.readyAt(other.at, 0, resetAt, 4)).toBe(other.at);
@@ -181,6 +186,26 @@ describe('closing the window: the last values are used, not left for the next wi
       limit: 60,
     });
     expect(opener.share.readyAt(at, 0, resetAt, 3)).toBe(at);
+  });
+
+  it('an opener with no other counted in its window yet holds the tasks it keeps while devices join (issue 34)', () => {
+    // window w0 (the device's second): four devices in step; the device is back first in w1 with 4 tasks
+    const share = new DeviceShare(() => 0.5);
+    share.observe({ seq: 0, remaining: 20, resetKey: 'w-1', at: T0 - 20_000, sentAt: T0 - 20_004, limit: 60 });
+    let at = T0 - 10_000;
+    let remaining = 60;
+    for (let seq = 1; seq <= 6; seq += 1) {
+      remaining -= seq === 1 ? 1 : 4;
+      share.observe({ seq, remaining, resetKey: 'w0', at: (at += 4), sentAt: at - 4, limit: 60 });
+    }
+    share.observe({ seq: 7, remaining: 59, resetKey: 'w1', at: T0, sentAt: T0 - 4, limit: 60 });
+    share.observe({ seq: 8, remaining: 58, resetKey: 'w1', at: T0 + 4, sentAt: T0, limit: 60 });
+    // nobody else counted between its two answers: the others are still coming back (JOIN_MS, 330 ms)
+    expect(share.readyAt(T0 + 4, 0, resetAt, 3)).toBe(T0 + 330);
+    // more than it keeps: it sends as before
+    expect(share.readyAt(T0 + 4, 0, resetAt, 7)).toBe(T0 + 4);
+    // once the devices had time to join, a quiet key is a quiet key: it takes what is left
+    expect(share.readyAt(T0 + 330, 0, resetAt, 3)).toBe(T0 + 330);
   });
 
   it('a device whose work ends in this window and fits in what it saw remain closes too', () => {
