@@ -10,6 +10,10 @@
  * `--spreads 100` (starts over 0–100 ms) is the closest to the bench's 16 app cores: window 0 used
  * up while some devices' next requests are on their way, refused, as in every 16-device bench run;
  * starts at once refuse none there, and starts over 3 s mostly the late starters' blind first ones.
+ * `--latencies 1-4` is the bench's own round trips (1–5 ms); with `--spreads 100,300 --phases 0,300`
+ * it is the fast grid of issue 34's eighth attempt (docs/performance.md section 6), where a window's
+ * opener back first with a few tasks used to send them before the others came. At 16 devices it
+ * bans the key in about 1 run in 6: 12 or more devices start after window 0 is used up, blind.
  */
 import { jainIndex, simulateSharedKey } from './shared-key-sim';
 
