@@ -221,8 +221,12 @@ export class RateLimitGovernor {
   }
 
   private learn(headers: HeaderSource, now: number, sentAt: number | null = null, seq = 0, refused = false) {
-    const notices = this.window.observe(headers, now, sentAt, refused, this.gate.keyShared(now));
+    // the gate reads the answer through the skew its Date teaches; the window asks whether the
+    // key is shared once the gate has counted this answer: a device whose second answer is the
+    // first to show others holds the first reset as the others do (issue 34, rate-window.ts)
+    this.window.learnDate(headers, now, sentAt);
     this.gate.observe(headers, now, sentAt ?? now, seq, refused);
+    const notices = this.window.observe(headers, now, sentAt, refused, this.gate.keyShared(now));
     const exhaustedUntil = this.window.exhaustedUntil(now);
     if (exhaustedUntil !== null) this.pause.apply(this.exhaustion(exhaustedUntil, now));
     return notices;

@@ -48,7 +48,7 @@ interface SkewSample {
 export class SkewEstimate {
   private samples: SkewSample[] = [];
 
-  /** Learns from one `Date` header; `sentAt` null when unknown (then only the lower bound counts). */
+  /** Learns from one `Date` header; `sentAt` null when unknown (then only the lower bound counts). The same sample again teaches nothing. */
   add(dateHeader: string | null, sentAt: number | null, receivedAt: number): void {
     if (dateHeader === null) return;
     const serverMs = parseHttpDate(dateHeader);
@@ -58,6 +58,8 @@ export class SkewEstimate {
       high: sentAt === null || sentAt > receivedAt ? Infinity : serverMs + 1000 - sentAt,
       at: receivedAt,
     };
+    const newest = this.samples.at(-1);
+    if (newest && newest.low === sample.low && newest.high === sample.high && newest.at === sample.at) return;
     this.samples = this.samples.filter((kept) => kept.at > receivedAt - SKEW_MEMORY_MS && kept.at <= receivedAt);
     const low = Math.max(...this.samples.map((kept) => kept.low));
     const high = Math.min(...this.samples.map((kept) => kept.high));
@@ -174,6 +176,11 @@ export class WindowPhase {
     this.refused = null;
   }
 
+  /** Whether the windows are seen to follow at a fixed step. */
+  stepKnown(): boolean {
+    return this.stepMs() !== null;
+  }
+
   private stepMs(): number | null {
     const sorted = [...this.resets].sort((a, b) => a - b);
     const steps = sorted.slice(1).map((reset, i) => reset - sorted[i]!);
@@ -218,7 +225,7 @@ export class RateWindow {
    */
   observe(headers: HeaderSource, now: number, sentAt: number | null = null, refused = false, shared = false): string[] {
     const date = headers.get('Date');
-    this.skew.add(date, sentAt, now);
+    this.learnDate(headers, now, sentAt);
     const reading = readRateLimit(headers, now, this.skewMs);
     const rawReset = headers.get('X-RateLimit-Reset');
     const reset = rawReset !== null && INTEGER_RESET.test(rawReset) ? Number(rawReset) : null;
@@ -235,7 +242,7 @@ export class RateWindow {
           : null;
       this.phase.observe(reset, reading.limit, sentAt, now, 1000 * (reset - 1) - this.skew.highMs, retryAfterS);
       const end = this.phase.endAt(reset);
-      if (end !== null) {
+      if (end !== null && (this.phase.stepKnown() || !shared || this.anchor === null)) {
         if (end > now) reading.resetAt = Math.min(reading.resetAt, end);
       } else if (shared && this.anchor !== null) {
         // No step known yet (the first window; issue 34). The header's reset through our own skew
@@ -246,8 +253,11 @@ export class RateWindow {
         // with this reset allows: received at r with `Date` D, when the service's clock read D + f
         // (0 ≤ f < 1 s), so the reset R (whole seconds) is at r + (R − D) − f ≤ r + (R − D). That
         // is never before the header's (safe), at most a second after it, and the same for every
-        // device whose first answer came in the same burst: they agree to within the burst. The
-        // cost is that first change only; from the second reset on WindowPhase decides.
+        // device whose first answer came in the same burst: they agree to within the burst. Nor
+        // the bound a refusal's `Retry-After` gives (WindowPhase): only the refused device has it,
+        // and the refused ones came back a second before the others and took window 1 (16 devices
+        // starting over 0.1 s: two of them took 12 and 18 there and were done at 11.4 s, Jain
+        // 0.74). The cost is that first change only; from the second reset on WindowPhase decides.
         const late = this.anchor.endAt - reading.resetAt;
         if (late > 0 && late <= 1000 + this.anchor.slackMs) reading.resetAt = this.anchor.endAt;
       }
@@ -274,6 +284,16 @@ export class RateWindow {
     }
     if (reading.resetAt !== null) this.resetHeader = rawReset;
     return reading.notices;
+  }
+
+  /**
+   * Learns the skew from one answer's `Date` (observe does too; the same answer twice teaches
+   * nothing more): the governor reads each answer through the skew its `Date` teaches, asks the
+   * device share whether the key is shared once that has counted the answer, and then observes
+   * the window.
+   */
+  learnDate(headers: HeaderSource, now: number, sentAt: number | null = null): void {
+    this.skew.add(headers.get('Date'), sentAt, now);
   }
 
   /** Forgets the window once its reset time has passed. */

@@ -41,6 +41,38 @@ describe('RateWindow: the first reset, before any step is known', () => {
     // received at S + 0.910 with Date S: the reset is at most 11 s after that receipt
     expect(held(true)).toBe(S + 910 + 11_000);
   });
+
+  // A refusal bounds its own window's end by its Retry-After (WindowPhase): refused at S + 1.901,
+  // 8.999 s before the end, Retry-After 9 s. That bound is exact here, but only the refused
+  // device has it. Before a step is known, the devices that were not refused hold the first
+  // answer's latest end, about a second later, and come back then: on main the refused ones
+  // came back that much sooner and took window 1 before the others came (16 devices starting
+  // over 0.1 s on the fake clock: two of them took 12 and 18 there and were done at 11.4 s, Jain
+  // 0.74; issue 34).
+  const refusal = (at: number) => ({
+    get: (name: string) =>
+      ({
+        'X-RateLimit-Limit': '60',
+        'X-RateLimit-Remaining': '0',
+        'X-RateLimit-Reset': String(reset),
+        'Retry-After': '9',
+        Date: new Date(Math.floor(at / 1000) * 1000).toUTCString(),
+      })[name] ?? null,
+  });
+  function heldAfterRefusal(shared: boolean): number | null {
+    const window = new RateWindow();
+    window.observe(answer(S + 905), S + 910, S + 900, false, shared);
+    window.observe(refusal(S + 1901), S + 1906, S + 1896, true, shared);
+    return window.resetAt;
+  }
+
+  it('refused, alone: the end its Retry-After allows', () => {
+    expect(heldAfterRefusal(false)).toBe(S + 1906 + 9000);
+  });
+
+  it('refused while others use the key, before a step is known: the first answer’s latest end, as the others hold it (issue 34)', () => {
+    expect(heldAfterRefusal(true)).toBe(S + 910 + 11_000);
+  });
 });
 
 describe('WindowPhase', () => {
