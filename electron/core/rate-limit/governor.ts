@@ -226,7 +226,7 @@ export class RateLimitGovernor {
     // first to show others holds the first reset as the others do (issue 34, rate-window.ts)
     this.window.learnDate(headers, now, sentAt);
     this.gate.observe(headers, now, sentAt ?? now, seq, refused);
-    const notices = this.window.observe(headers, now, sentAt, refused, this.gate.keyShared(now));
+    const notices = this.window.observeLimits(headers, now, sentAt, refused, this.gate.keyShared(now));
     const exhaustedUntil = this.window.exhaustedUntil(now);
     if (exhaustedUntil !== null) this.pause.apply(this.exhaustion(exhaustedUntil, now));
     return notices;

@@ -48,7 +48,7 @@ interface SkewSample {
 export class SkewEstimate {
   private samples: SkewSample[] = [];
 
-  /** Learns from one `Date` header; `sentAt` null when unknown (then only the lower bound counts). The same sample again teaches nothing. */
+  /** Learns from one `Date` header; `sentAt` null when unknown (then only the lower bound counts). */
   add(dateHeader: string | null, sentAt: number | null, receivedAt: number): void {
     if (dateHeader === null) return;
     const serverMs = parseHttpDate(dateHeader);
@@ -58,8 +58,6 @@ export class SkewEstimate {
       high: sentAt === null || sentAt > receivedAt ? Infinity : serverMs + 1000 - sentAt,
       at: receivedAt,
     };
-    const newest = this.samples.at(-1);
-    if (newest && newest.low === sample.low && newest.high === sample.high && newest.at === sample.at) return;
     this.samples = this.samples.filter((kept) => kept.at > receivedAt - SKEW_MEMORY_MS && kept.at <= receivedAt);
     const low = Math.max(...this.samples.map((kept) => kept.low));
     const high = Math.min(...this.samples.map((kept) => kept.high));
@@ -224,8 +222,29 @@ export class RateWindow {
    * (null when unknown); returns the notices about unreasonable values.
    */
   observe(headers: HeaderSource, now: number, sentAt: number | null = null, refused = false, shared = false): string[] {
-    const date = headers.get('Date');
     this.learnDate(headers, now, sentAt);
+    return this.observeLimits(headers, now, sentAt, refused, shared);
+  }
+
+  /**
+   * Learns the skew from one answer's `Date`: the first half of `observe`. The governor reads
+   * each answer through the skew its `Date` teaches, lets the device share count the answer, and
+   * only then asks whether the key is shared and calls `observeLimits` (issue 34: a device whose
+   * second answer was the first to show others held the first reset a second early).
+   */
+  learnDate(headers: HeaderSource, now: number, sentAt: number | null = null): void {
+    this.skew.add(headers.get('Date'), sentAt, now);
+  }
+
+  /** The second half of `observe`: `X-RateLimit-*` and the window's end, once the answer's `Date` was learnt. */
+  observeLimits(
+    headers: HeaderSource,
+    now: number,
+    sentAt: number | null,
+    refused: boolean,
+    shared: boolean,
+  ): string[] {
+    const date = headers.get('Date');
     const reading = readRateLimit(headers, now, this.skewMs);
     const rawReset = headers.get('X-RateLimit-Reset');
     const reset = rawReset !== null && INTEGER_RESET.test(rawReset) ? Number(rawReset) : null;
@@ -284,16 +303,6 @@ export class RateWindow {
     }
     if (reading.resetAt !== null) this.resetHeader = rawReset;
     return reading.notices;
-  }
-
-  /**
-   * Learns the skew from one answer's `Date` (observe does too; the same answer twice teaches
-   * nothing more): the governor reads each answer through the skew its `Date` teaches, asks the
-   * device share whether the key is shared once that has counted the answer, and then observes
-   * the window.
-   */
-  learnDate(headers: HeaderSource, now: number, sentAt: number | null = null): void {
-    this.skew.add(headers.get('Date'), sentAt, now);
   }
 
   /** Forgets the window once its reset time has passed. */

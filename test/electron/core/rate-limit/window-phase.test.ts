@@ -16,13 +16,14 @@ describe('RateWindow: the first reset, before any step is known', () => {
   // at S + 0.905, a second that crossed the service's second at S + 1.003.
   const S = 1_900_000_000_000;
   const reset = S / 1000 + 11;
-  const answer = (at: number) => ({
+  const answer = (at: number, fields: Record<string, string> = {}) => ({
     get: (name: string) =>
       ({
         'X-RateLimit-Limit': '60',
         'X-RateLimit-Remaining': '50',
         'X-RateLimit-Reset': String(reset),
         Date: new Date(Math.floor(at / 1000) * 1000).toUTCString(),
+        ...fields,
       })[name] ?? null,
   });
   function held(shared: boolean): number | null {
@@ -49,16 +50,7 @@ describe('RateWindow: the first reset, before any step is known', () => {
   // came back that much sooner and took window 1 before the others came (16 devices starting
   // over 0.1 s on the fake clock: two of them took 12 and 18 there and were done at 11.4 s, Jain
   // 0.74; issue 34).
-  const refusal = (at: number) => ({
-    get: (name: string) =>
-      ({
-        'X-RateLimit-Limit': '60',
-        'X-RateLimit-Remaining': '0',
-        'X-RateLimit-Reset': String(reset),
-        'Retry-After': '9',
-        Date: new Date(Math.floor(at / 1000) * 1000).toUTCString(),
-      })[name] ?? null,
-  });
+  const refusal = (at: number) => answer(at, { 'X-RateLimit-Remaining': '0', 'Retry-After': '9' });
   function heldAfterRefusal(shared: boolean): number | null {
     const window = new RateWindow();
     window.observe(answer(S + 905), S + 910, S + 900, false, shared);
