@@ -113,6 +113,8 @@ interface WindowCount {
   counts: number;
   /** Others counted between our last two answers in it (null before the second): 0 when the key was quiet. */
   lastOthers: number | null;
+  /** Requests the window had counted before our first answer in it (Limit − 1 − Remaining; 0 when the limit is unknown). */
+  before: number;
 }
 
 interface Interval {
@@ -169,6 +171,7 @@ export class DeviceShare {
         maxOthers: 0,
         counts: 0,
         lastOthers: null,
+        before: obs.limit != null ? Math.max(0, obs.limit - 1 - obs.remaining) : 0,
       };
       this.current = current;
       // our first answer ever found the window used up: another device's use, or ours before a restart
@@ -241,20 +244,34 @@ export class DeviceShare {
 
   /**
    * The others' requests to hold back for (k): the most counted during one of our last
-   * K_ROUND_TRIPS round trips (the latest measure, so that devices whose work ran out stop
-   * being counted at once), plus OTHERS_MARGIN unless we opened the window. Early in a window,
-   * the devices of the last one that have not come yet will come, each with one request: no
-   * fewer then.
+   * K_ROUND_TRIPS round trips in this window (the latest measure, so that devices whose work ran
+   * out stop being counted at once), plus OTHERS_MARGIN unless we opened the window. Early in a
+   * window, the devices of the last one that have not come yet will come, each with one request:
+   * no fewer then, unless our first answer in the window showed that it had counted a request for
+   * each of them already (Limit − 1 − Remaining ≥ devices − 1): we came late, they came before
+   * us (issue 34). A device back last to the last window held back for 16 devices still to come
+   * while they were out of work, stopped with 6 tasks and left the window 7 short.
    */
   inFlightOthers(now: number): number {
-    const joining = this.current !== null && now - this.current.firstAt < JOIN_MS;
     const measured = this.measuredOthers();
-    return joining ? Math.max(measured, this.devices(now) - 1 + this.margin()) : measured;
+    const current = this.current;
+    if (current === null || now - current.firstAt >= JOIN_MS) return measured;
+    const devices = this.devices(now);
+    // come late: the window had counted a request for every other device before ours
+    if (current.before >= devices - 1) return measured;
+    return Math.max(measured, devices - 1 + this.margin());
   }
 
-  /** The others' requests in flight as measured over our last round trips, with our margin. */
+  /**
+   * The others' requests in flight as measured over our last round trips in this window, with our
+   * margin. Not those of the window before (issue 34): there the devices were all in the burst
+   * (24 in flight beside ours with 16 devices), and a device back late in the last window, most
+   * others out of work by then, still held back as many, stopped with 7 tasks and 10 values left:
+   * a sixth window. Early in a window the joining rule holds back for the devices to come.
+   */
   private measuredOthers(): number {
-    return Math.max(0, ...this.samples.slice(0, K_ROUND_TRIPS)) + this.margin();
+    const inWindow = Math.min(K_ROUND_TRIPS, this.current?.counts ?? 0);
+    return Math.max(0, ...this.samples.slice(0, inWindow)) + this.margin();
   }
 
   private margin(): number {
@@ -389,7 +406,10 @@ export class DeviceShare {
    * when it does not hold us): below the reserve, until `reserveUntil`, nobody sends; then the
    * opener (which keeps as many tasks as the reserve for it) takes what is left, one request at
    * a time, and the others come back after the window (what they last saw remain is stale by
-   * then: every device sending on it at once was refused, 5 of them in a trace).
+   * then: every device sending on it at once was refused, 5 of them in a trace). The others keep
+   * one value more than the reserve for that close (OTHERS_MARGIN, as for any opener): 16 devices
+   * starting over 0.2 s, seed 5, 12 devices came back to the 13 values kept, one of them took two,
+   * and the opener's close was refused.
    */
   reserveReadyAt(now: number, inFlight: number, resetAt: number | null, queued: number): number {
     const last = this.last;
@@ -399,7 +419,8 @@ export class DeviceShare {
     if (until === null) return now;
     const reserve = this.reserve();
     if (current.opened && queued <= reserve) return until;
-    if (last.remaining - inFlight - 1 >= reserve) return now;
+    // one more than the reserve, as below the reserve: the opener's close after it (issue 34)
+    if (last.remaining - inFlight - 1 >= reserve + OTHERS_MARGIN) return now;
     return current.opened && last.remaining >= 1 ? until : this.returnAt(resetAt, last.resetKey);
   }
 

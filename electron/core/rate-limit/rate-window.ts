@@ -85,6 +85,18 @@ export class SkewEstimate {
 /** Steps between windows shorter than this are not taken for fixed windows (see WindowPhase). */
 const MIN_STEP_MS = 5000;
 const PHASE_RESETS = 16;
+/**
+ * While the key is shared, how far after the soonest answer of a burst a device takes the
+ * latest one of it as its bound on the windows' end (issue 34; see WindowPhase).
+ */
+const AGREE_MS = 100;
+/** The answers kept to find it: the lowest receivedAt − 1000·R seen. */
+const NEAR_KEPT = 64;
+/**
+ * A request sent this long after our previous answer of the same window was held (a close after
+ * the burst, keepForClose in device-share.ts): its answer is not taken for the burst's end.
+ */
+const HELD_MS = 10;
 
 /**
  * When the service's windows really end, from when our answers came rather than from the
@@ -98,7 +110,17 @@ const PHASE_RESETS = 16;
  * reset R received at r was counted in that window, which had begun by then: its end is at
  * most r + step, so φ ≤ r − 1000·R + step; one sent at s was counted before the end, so
  * φ > s − 1000·R. The answer that came soonest after a window began (the key's first, or a
- * window's first after a wait) bounds φ to a round trip; later ones keep it. The step is the
+ * window's first after a wait) bounds φ to a round trip; later ones keep it. While the key is
+ * shared, a device takes instead the latest of its answers within AGREE_MS of that soonest one:
+ * the devices' soonest answers are as far apart as their starts (the bench's 16 app cores: up
+ * to 160 ms), and after the first window nobody answers sooner after a start (every device
+ * comes back a second after it), so each device's bound stayed as loose as its start was late;
+ * the first back took most of every window and the last, blind to a used-up window, were
+ * refused. The burst's last answers came as the window ran out, for every device alike; not an
+ * answer to a request held after the burst (HELD_MS), which came later still: a device that had
+ * closed window 0 came back 60 ms after the others to every window and took 1 value of each
+ * (8 devices at once, 1–4 ms one way, seed 6). It costs up to AGREE_MS in the last window. The
+ * step is the
  * greatest common divisor of the differences between the resets seen (R only takes whole
  * seconds), taken only when it equals the smallest of them and is at least MIN_STEP_MS.
  *
@@ -118,6 +140,10 @@ export class WindowPhase {
   private refused: { phase: number; reset: number } | null = null;
   /** max(sentAt − 1000·R): φ > this. */
   private latest = -Infinity;
+  /** The lowest receivedAt − 1000·R seen, ascending (at most NEAR_KEPT): the burst around `earliest`. */
+  private near: number[] = [];
+  /** Our last answer (its reset and when it came): a request of the same window sent well after it was held (a close). */
+  private lastAnswer: { reset: number; receivedAt: number } | null = null;
 
   /**
    * Learns from one answer: its reset R (epoch seconds), limit, when its request went out
@@ -143,11 +169,13 @@ export class WindowPhase {
   }
 
   /** The latest the window with reset R (epoch seconds) can end, on our clock; null when not known. */
-  endAt(reset: number): number | null {
+  endAt(reset: number, shared = false): number | null {
     const step = this.stepMs();
-    const bounds = [step === null ? Infinity : this.earliest + step];
-    // a refusal bounds its own window's end; the others' once the windows are seen to follow at a fixed step
-    if (this.refused !== null && (step !== null || this.refused.reset === reset)) bounds.push(this.refused.phase);
+    const bounds = [step === null ? Infinity : (shared ? this.burstLatest() : this.earliest) + step];
+    // a refusal bounds its own window's end; the others' once the windows are seen to follow at a
+    // fixed step, but for a device that shares the key, which holds the burst's bound as the others do
+    if (this.refused !== null && (step !== null ? !shared : this.refused.reset === reset))
+      bounds.push(this.refused.phase);
     const phase = Math.min(...bounds);
     return Number.isFinite(phase) ? 1000 * reset + phase : null;
   }
@@ -155,6 +183,10 @@ export class WindowPhase {
   private add(reset: number, sentAt: number | null, receivedAt: number, retryAfterS: number | null): void {
     if (!this.resets.includes(reset)) this.resets = [...this.resets, reset].slice(-PHASE_RESETS);
     this.earliest = Math.min(this.earliest, receivedAt - 1000 * reset);
+    const last = this.lastAnswer;
+    const held = last !== null && last.reset === reset && sentAt !== null && sentAt - last.receivedAt > HELD_MS;
+    if (!held) this.near = [...this.near, receivedAt - 1000 * reset].sort((a, b) => a - b).slice(0, NEAR_KEPT);
+    if (last === null || receivedAt >= last.receivedAt) this.lastAnswer = { reset, receivedAt };
     if (sentAt !== null && sentAt <= receivedAt) this.latest = Math.max(this.latest, sentAt - 1000 * reset);
     // Refused because the window was used up: the key is told to wait until a refusal's own time
     // plus its Retry-After rounded up, which is at or after the window's end (a wait carried over
@@ -172,6 +204,12 @@ export class WindowPhase {
     this.earliest = Infinity;
     this.latest = -Infinity;
     this.refused = null;
+    this.near = [];
+  }
+
+  /** The latest answer within AGREE_MS of the soonest one after a window began: the end every device of that burst holds. */
+  private burstLatest(): number {
+    return Math.max(this.earliest, ...this.near.filter((v) => v <= this.earliest + AGREE_MS));
   }
 
   /** Whether the windows are seen to follow at a fixed step. */
@@ -202,7 +240,7 @@ export class RateWindow {
   /** The `X-RateLimit-Reset` value `resetAt` was read from. */
   private resetHeader: string | null = null;
   /** The first answer that carried a reset, as the end it allows: its receipt + (Reset − Date) (see `observe`). */
-  private anchor: { reset: number; endAt: number; slackMs: number } | null = null;
+  private anchor: { reset: number; dateMs: number; endAt: number; slackMs: number } | null = null;
   /**
    * The computer's wall clock minus the local clock, as last read (0 when they are one): the
    * skew taken until a `Date` header was seen. The governor sets it before each response is read.
@@ -250,9 +288,13 @@ export class RateWindow {
     const reset = rawReset !== null && INTEGER_RESET.test(rawReset) ? Number(rawReset) : null;
     if (reading.resetAt !== null && reset !== null && reset >= UNIX_SECONDS_FLOOR) {
       const dateMs = date === null ? null : parseHttpDate(date);
-      if (this.anchor?.reset !== reset)
-        this.anchor =
-          dateMs === null ? null : { reset, endAt: now + 1000 * reset - dateMs, slackMs: now - (sentAt ?? now) };
+      const candidate =
+        dateMs === null ? null : { reset, dateMs, endAt: now + 1000 * reset - dateMs, slackMs: now - (sentAt ?? now) };
+      if (
+        this.anchor?.reset !== reset ||
+        (candidate !== null && dateMs === this.anchor.dateMs && candidate.endAt > this.anchor.endAt)
+      )
+        this.anchor = candidate;
       // the earlier of two safe ends: the header's (rounded up to a second) and the one the answers show
       const retryAfter = headers.get('Retry-After');
       const retryAfterS =
@@ -260,7 +302,7 @@ export class RateWindow {
           ? Number(retryAfter)
           : null;
       this.phase.observe(reset, reading.limit, sentAt, now, 1000 * (reset - 1) - this.skew.highMs, retryAfterS);
-      const end = this.phase.endAt(reset);
+      const end = this.phase.endAt(reset, shared);
       if (end !== null && (this.phase.stepKnown() || !shared || this.anchor === null)) {
         if (end > now) reading.resetAt = Math.min(reading.resetAt, end);
       } else if (shared && this.anchor !== null) {
@@ -268,11 +310,13 @@ export class RateWindow {
         // bound is exact for a device whose answers crossed a second of the service's clock and up
         // to a second late for one whose answers all fell at one point of it: 16 devices at 900 ms
         // held it up to 893 ms apart, and the one that knew came back first and took the window
-        // alone. While others use the key, each takes instead the latest end that its first answer
-        // with this reset allows: received at r with `Date` D, when the service's clock read D + f
-        // (0 ≤ f < 1 s), so the reset R (whole seconds) is at r + (R − D) − f ≤ r + (R − D). That
-        // is never before the header's (safe), at most a second after it, and the same for every
-        // device whose first answer came in the same burst: they agree to within the burst. Nor
+        // alone. While others use the key, each takes instead the latest end that its answers with
+        // this reset and its first answer's `Date` allow: received at r with `Date` D, when the
+        // service's clock read D + f (0 ≤ f < 1 s), so the reset R (whole seconds) is at
+        // r + (R − D) − f ≤ r + (R − D). That is never before the header's (safe), at most a
+        // second after it, and about the same for every device of the burst: its last answers in
+        // that second came as the window ran out, whenever the device started (with the first
+        // answer's alone, those that started first came back up to 60 ms sooner; issue 34). Nor
         // the bound a refusal's `Retry-After` gives (WindowPhase): only the refused device has it,
         // and the refused ones came back a second before the others and took window 1 (16 devices
         // starting over 0.1 s: two of them took 12 and 18 there and were done at 11.4 s, Jain

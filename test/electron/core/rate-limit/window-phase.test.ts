@@ -82,6 +82,25 @@ describe('WindowPhase', () => {
     }
   });
 
+  it('while the key is shared: the latest answer of the burst, not the soonest, nor a close sent after a hold (issue 34)', () => {
+    const phase = new WindowPhase();
+    const start = end(R0) - 10_000;
+    // a burst in window R0, each request sent as the answer before came: the soonest 10 ms after
+    // the window began, the latest 70 ms after; then a close held 25 ms, answered at 99 ms
+    for (const [sent, received] of [
+      [5, 10],
+      [10, 40],
+      [40, 70],
+      [95, 99],
+    ])
+      phase.observe(R0, 60, start + sent!, start + received!, -Infinity);
+    // back after the wait, 1.2 s into the next window: the step is known
+    phase.observe(R0 + 10, 60, end(R0) + 1180, end(R0) + 1200, -Infinity);
+    expect(phase.endAt(R0 + 10)).toBe(end(R0 + 10) + 10);
+    // each device of the burst holds about the same end, however late its own first answer came
+    expect(phase.endAt(R0 + 10, true)).toBe(end(R0 + 10) + 70);
+  });
+
   it('a refusal in a used-up window bounds its end by its Retry-After, even before the step is seen', () => {
     const phase = new WindowPhase();
     // refused 4.6 s before the end: Retry-After 5 s, answered 10 ms after the service decided
