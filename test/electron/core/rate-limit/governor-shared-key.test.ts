@@ -48,8 +48,12 @@ describe('DeviceShare inference', () => {
     expect(share.devices(at)).toBe(4);
   });
 
-  /** Window w0 with 16 devices in step (15 others between two answers of ours, 4 ms apart), its last interval 24. */
-  function afterCrowdedWindow(): DeviceShare {
+  /**
+   * Window w0 with 16 devices in step (15 others between two answers of ours, 4 ms apart), its
+   * last interval 24; then back to w1, our first answer there showing `firstRemaining` and our
+   * second, 16 ms later, 7 others beside it.
+   */
+  function backAfterCrowdedWindow(firstRemaining: number): DeviceShare {
     const share = new DeviceShare(() => 0.5);
     let at = T0 - 10_000;
     let remaining = 60;
@@ -58,30 +62,26 @@ describe('DeviceShare inference', () => {
       share.observe({ seq, remaining, resetKey: 'w0', at: (at += 4), sentAt: at - 4, limit: 60 });
     }
     share.observe({ seq: 4, remaining: remaining - 25, resetKey: 'w0', at: (at += 4), sentAt: at - 4, limit: 60 });
+    share.observe({ seq: 5, remaining: firstRemaining, resetKey: 'w1', at: T0, sentAt: T0 - 4, limit: 60 });
+    share.observe({ seq: 6, remaining: firstRemaining - 8, resetKey: 'w1', at: T0 + 16, sentAt: T0, limit: 60 });
     return share;
   }
 
   it('holds back for the others in flight this window, not the last one’s burst (issue 34)', () => {
-    const share = afterCrowdedWindow();
     // back late to w1: 28 counted before our first answer, 7 others beside our second request
-    share.observe({ seq: 5, remaining: 31, resetKey: 'w1', at: T0, sentAt: T0 - 4, limit: 60 });
-    share.observe({ seq: 6, remaining: 23, resetKey: 'w1', at: T0 + 16, sentAt: T0, limit: 60 });
+    const share = backAfterCrowdedWindow(31);
     // main: the 24 of w0's last interval still counted (25), and the device stopped with 23 left
     expect(share.inFlightOthers(T0 + 1000)).toBe(8);
   });
 
   it('a device back late does not hold back for devices still to come: the window counted them before it (issue 34)', () => {
-    const lateShare = afterCrowdedWindow();
-    lateShare.observe({ seq: 5, remaining: 31, resetKey: 'w1', at: T0, sentAt: T0 - 4, limit: 60 });
-    lateShare.observe({ seq: 6, remaining: 23, resetKey: 'w1', at: T0 + 16, sentAt: T0, limit: 60 });
+    const lateShare = backAfterCrowdedWindow(31);
     expect(lateShare.devices(T0 + 16)).toBe(16);
     // within the joining time: 28 requests were counted before ours, more than the 15 others
     // (main: 25, w0's last interval and the joining rule's 15 + 1 for devices that had come)
     expect(lateShare.inFlightOthers(T0 + 16)).toBe(8);
     // back first: nobody counted before our first answer, the others still to come
-    const firstShare = afterCrowdedWindow();
-    firstShare.observe({ seq: 5, remaining: 59, resetKey: 'w1', at: T0, sentAt: T0 - 4, limit: 60 });
-    firstShare.observe({ seq: 6, remaining: 51, resetKey: 'w1', at: T0 + 16, sentAt: T0, limit: 60 });
+    const firstShare = backAfterCrowdedWindow(59);
     expect(firstShare.inFlightOthers(T0 + 16)).toBe(15);
   });
 
