@@ -234,7 +234,8 @@ export class RateLimitGovernor {
 
   /** Waiting for the reset; with other devices on the key, until no refusal of the window can still hold the key (device-share.ts). */
   private exhaustion(resetAt: number, now: number): Pause {
-    return pauseForExhaustion(this.gate.comeBackAt(resetAt, now, this.resetMarginMs), now, 0);
+    const backlog = this.queue.size + this.flights.count;
+    return pauseForExhaustion(this.gate.comeBackAt(resetAt, now, this.resetMarginMs, backlog), now, 0);
   }
 
   private armTimer(now: number): void {

@@ -82,12 +82,13 @@ export class PacingGate {
 
   /**
    * When to come back after the window ending at `resetAt` was used up: alone on the key, at
-   * the reset plus `marginMs`; when others used it lately (keyShared), once no refusal of that
-   * window can still make the key wait (device-share.ts, returnAt).
+   * the reset plus `marginMs`; when others used it lately, or its first window was found used
+   * (device-share.ts, sharedOrFoundUsed), once no refusal of that window can still make the key
+   * wait (returnAt; `backlog`: the requests this device still has to send, queued or under way).
    */
-  comeBackAt(resetAt: number, now: number, marginMs: number): number {
-    return this.resetKey !== null && this.share.keyShared(now)
-      ? this.share.returnAt(resetAt, this.resetKey)
+  comeBackAt(resetAt: number, now: number, marginMs: number, backlog: number): number {
+    return this.resetKey !== null && this.share.sharedOrFoundUsed(now)
+      ? this.share.returnAt(resetAt, this.resetKey, backlog)
       : resetAt + marginMs;
   }
 

@@ -11,6 +11,12 @@ import { FakeClock } from '../../../support/fake-clock';
 import { GovernedService, type Reply } from './governed-service';
 
 const MARGIN = 100;
+/**
+ * After a first window found used up (by others, or by this device before a restart), a device
+ * comes back a second after the reset + 20 ms, not at the reset + MARGIN: a refusal made in that
+ * window may still hold the key (device-share.ts, sharedOrFoundUsed; issue 34, eleventh attempt).
+ */
+const FOUND_USED_RETURN = 1000 + 20;
 const HOUR = 3_600_000;
 /** The day's three jumps (chunk 71, day 68 of the 10,000-day run). */
 const SET_BACK = [-2_950_200, -5_669_700, -5_781_800];
@@ -105,10 +111,10 @@ describe('RateLimitGovernor when the clock jumps', () => {
     const second = service.call('read', 'second');
     await pass(1000);
     clock.jump(-HOUR);
-    await pass(9000 + MARGIN - 1);
+    await pass(9000 + FOUND_USED_RETURN - 1);
     expect(sent).toEqual([0]);
     await pass(1);
-    expect(sent).toEqual([0, 10_000 + MARGIN]);
+    expect(sent).toEqual([0, 10_000 + FOUND_USED_RETURN]);
     await expect(second).resolves.toBe('second:200');
   });
 
@@ -137,10 +143,10 @@ describe('RateLimitGovernor when the clock jumps', () => {
     await expect(service.call('read', 'first')).resolves.toBe('first:200');
     clock.jump(HOUR);
     const second = service.call('read', 'second');
-    await pass(10_000 + MARGIN - 1);
+    await pass(10_000 + FOUND_USED_RETURN - 1);
     expect(sent).toEqual([0]);
     await pass(1);
-    expect(sent).toEqual([0, 10_000 + MARGIN]);
+    expect(sent).toEqual([0, 10_000 + FOUND_USED_RETURN]);
     await expect(second).resolves.toBe('second:200');
   });
 
