@@ -16,7 +16,7 @@ const T0 = Date.UTC(2030, 0, 15, 12);
 /** Clock offsets from −2.5 s to +2.5 s, with fractions of a millisecond (as governor-window-agreement.test.ts). */
 const offset = (device: number): number => ((device * 7919) % 5000) - 2500 + device * 0.37;
 
-/** A device's first window, its header's end `endMs` after T0: `answers` answers 4 ms apart, the first at T0 + 5. */
+/** A device's first window, its header's end `endMs` after T0: an answer per value of `remaining`, 4 ms apart, the first at T0 + 5. */
 function firstWindow(remaining: number[], endMs: number, limit = 60): { share: DeviceShare; at: number } {
   const share = new DeviceShare(() => 0.5);
   let at = T0;
