@@ -89,6 +89,8 @@ const KEEP_GAP_ROUND_TRIPS = 4;
 const FINISH_FACTOR = 2;
 /** Beyond one task per device, the opener keeps this many for the requests it sends while the others finish the burst (keepForClose). */
 const KEEP_LOOKS = 2;
+/** A first answer ever with at most this share of the limit remaining found the window busy (firstFoundBusy). */
+const BUSY_REMAINING_SHARE = 0.9;
 /** The first window change's reserve (reserveUntil): at most this share of the limit. */
 const RESERVE_SHARE = 0.25;
 /** How much later than ours another device may hold the first reset: its first answer's end (rate-window.ts). */
@@ -167,6 +169,16 @@ export class DeviceShare {
    * request (others' requests, or ours before a restart; see reserveUntil).
    */
   private firstFoundUsed = false;
+  /**
+   * Our first answer ever found at least a tenth of the window used (BUSY_REMAINING_SHARE): the first
+   * change's reserve is kept for it (reserveUntil). Not for a few requests before ours: a device whose
+   * first answer found 1–5 counted (a key used a moment before, by a test's own requests) kept the
+   * reserve in its second window and waited for that window's end with work queued (over 30 s in the
+   * Spanish end-to-end test); with the reserve only for a first answer down to half the limit, 16
+   * devices starting over 0.2 s were banned once (seed 6), those that came early in window 0's burst
+   * coming back to window 1 before the others.
+   */
+  private firstFoundBusy = false;
   private limit: number | null = null;
 
   constructor(private readonly random: () => number) {}
@@ -205,9 +217,13 @@ export class DeviceShare {
       this.current = current;
       // Our first answer ever found the window used (another device's use, or ours before a restart):
       // used up, or, with the first window's room (roomUntil), counted before ours: a device that
-      // started late gets the room's value, and holds the first change's reserve as a refused one did.
-      if (this.last === null)
+      // started late gets the room's value, and (when a tenth of the window was used before it,
+      // firstFoundBusy) holds the first change's reserve as a refused one did.
+      if (this.last === null) {
         this.firstFoundUsed = obs.remaining === 0 || (obs.limit != null && obs.remaining < obs.limit - 1);
+        this.firstFoundBusy =
+          obs.remaining === 0 || (obs.limit != null && obs.remaining <= Math.ceil(obs.limit * BUSY_REMAINING_SHARE));
+      }
       // Accepted past that first window, such a device counts the key as shared (keyShared), as the reserve
       // did: held to a request or so a window by it, it may meet no other between two answers
       // and came back at the reset + 100 ms into another's refusal's wait (16 devices starting
@@ -431,9 +447,9 @@ export class DeviceShare {
     if (this.current?.first) return this.roomUntil(now);
     const previous = this.previous;
     if (this.current === null || previous === null || !previous.first || previous.headerResetAt === null) return null;
-    if (!(this.keyShared(now) || this.firstFoundUsed)) return null;
+    if (!(this.keyShared(now) || this.firstFoundBusy)) return null;
     const many = previous.maxOthers + 1 >= RESERVE_MIN_DEVICES;
-    if (!(many || previous.refusedHere || this.firstFoundUsed)) return null;
+    if (!(many || previous.refusedHere || this.firstFoundBusy)) return null;
     // the first window's opener, which took its room, comes back JOIN_MS after the others (returnAt)
     const roomTaker = this.roomKept(previous) ? JOIN_MS : 0;
     const until =
@@ -457,6 +473,10 @@ export class DeviceShare {
   private roomUntil(now: number): number | null {
     const current = this.current;
     if (current === null || !this.roomKept(current)) return null;
+    // alone so far: our answers since the first counted nobody else (a device alone on a key that
+    // another used before it in the window kept the room for nobody and waited for the window's end,
+    // over 30 s in the Spanish end-to-end test)
+    if (current.counts > 0 && current.others === 0) return null;
     const until = current.firstAt + JOIN_MS;
     return now < until ? until : null;
   }
