@@ -120,6 +120,12 @@ async function handle(ctx: HandlerContext, exchange: Exchange): Promise<void> {
   const plan = key === null ? undefined : ctx.keys.get(key);
   const scope = key !== null && plan ? keyHash(key) : null;
   line.keyHash = scope;
+  // named before the limiter decides, so that a refused creation's line says whose it was
+  const idempotencyKey = req.headers['idempotency-key'];
+  line.idempotencyKey =
+    typeof idempotencyKey === 'string' && req.method === 'POST'
+      ? (parseIdempotencyKey(idempotencyKey) ?? idempotencyKey)
+      : null;
   const subject = scope ? `key:${scope}` : `ip:${line.client}`;
   const decision = ctx.limiter.check(subject, plan ?? PLANS.free, ctx.now());
   exchange.rate(decision.headers);
@@ -149,11 +155,6 @@ async function handle(ctx: HandlerContext, exchange: Exchange): Promise<void> {
     const reply = errorReply(413, 'payload_too_large', 'request body is over 64 KiB');
     return send(ctx, exchange, { ...reply, close: true });
   }
-  const idempotencyKey = req.headers['idempotency-key'];
-  line.idempotencyKey =
-    typeof idempotencyKey === 'string' && req.method === 'POST'
-      ? (parseIdempotencyKey(idempotencyKey) ?? idempotencyKey)
-      : null;
   const prepared = prepareOperation(routed.route, { req, query, body: body.text, scope }, ctx);
   if ('reply' in prepared) return send(ctx, exchange, prepared.reply);
   ctx.onPrepared(line.method, path);

@@ -51,4 +51,19 @@ describe('request log (--log)', () => {
     expect(lines.map((line) => line.status)).toEqual([201, 201, 201]);
     expect(creations).toHaveLength(1);
   });
+
+  it('names the idempotency key of a creation refused by the rate limit (the shared-key bench attributes refusals by it)', async () => {
+    const log = join(await tempFolder(), 'requests.jsonl');
+    const { url } = await serve({ logFile: log, keys: { k: 'enterprise:1:100' }, minuteMs: 60_000 });
+    const body = { name: 'Rex', categoryId: 1 };
+    await call(`${url}/pets`, { key: 'k', body, headers: { 'Idempotency-Key': 'first' } });
+    await call(`${url}/pets`, { key: 'k', body, headers: { 'Idempotency-Key': 'second' } });
+    await call(`${url}/pets?limit=1`, { key: 'k', headers: { 'Idempotency-Key': 'on-a-read' } });
+    const lines = await readRequestLog(log);
+    expect(lines.map((line) => [line.status, line.idempotencyKey])).toEqual([
+      [201, 'first'],
+      [429, 'second'],
+      [429, null],
+    ]);
+  });
 });
