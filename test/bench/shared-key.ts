@@ -5,12 +5,17 @@
  * (createAppCore: its own governor, nothing shared but the key), its share of the creations
  * queued at once through the router, sent again with the same key until created, as the
  * outbox does. Side by side, as many naive and as many reactive clients. Counted from the
- * service's request log; fairness is Jain's index over the devices' throughputs.
+ * service's request log; fairness is Jain's index over the devices' throughputs. The service runs
+ * in a process of its own (issue 34, twelfth attempt), as a real one runs on a machine of its own:
+ * in the bench's process, 16 app cores on 2 CPUs delayed its answers (round trips of 40 ms and
+ * more in a window's first burst) and the traces measured that contention as much as the devices.
  */
-import { setMaxListeners } from 'node:events';
+import { spawn } from 'node:child_process';
+import { once, setMaxListeners } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
 import { createAppCore } from '../../electron/core/app-core';
 import { MemorySecretStore } from '../../electron/core/keys/memory-secret-store';
 import { readRequestLog, type RequestLogLine, startService } from '../service/index';
@@ -35,7 +40,9 @@ const ALL_DEVICE_COUNTS = [2, 4, 8, 16];
 const DEVICE_COUNTS = listFromEnv('SHARED_KEY_DEVICES', ALL_DEVICE_COUNTS.map(String)).map(Number);
 const CLIENT_NAMES = listFromEnv('SHARED_KEY_CLIENTS', ['ours', 'naive', 'reactive']);
 const RUNS = Math.max(1, Number(process.env.SHARED_KEY_RUNS ?? 5));
-const RESOURCES = resolve(import.meta.dirname, '../../resources');
+const ROOT = resolve(import.meta.dirname, '../..');
+const RESOURCES = join(ROOT, 'resources');
+const SERVICE_MODE = process.env.SHARED_KEY_SERVICE === 'in-process' ? 'in-process' : 'process';
 const GOAL = { ratio: 1.05, share429: { 2: 0.01, 4: 0.01, 8: 0.01, 16: 0.03 } as Record<number, number>, jain: 0.95 };
 
 function listFromEnv(name: string, all: readonly string[]): string[] {
@@ -164,7 +171,7 @@ async function runDevices(
 ): Promise<{ run: Run; trace: RunTrace }> {
   const key = `bench-shared-${name}-${devices}-${runIndex}`;
   const logFile = join(dir, `${name}-${devices}-${runIndex}.log`);
-  const service = await startService({ keys: { [key]: 'free' }, minuteMs: WINDOW_MS, banSeconds: 600, logFile });
+  const service = await startBenchService(key, logFile);
   const deadline = AbortSignal.timeout(DEADLINE_MS);
   setMaxListeners(CREATIONS + 10, deadline);
   const all = makeCreations(CREATIONS, `Shared ${name}`);
@@ -181,6 +188,7 @@ async function runDevices(
       }),
     );
     const drainMs = Math.max(...finished.map((f) => f.ms));
+    await service.stop(); // its log complete (a service in its own process writes it until it exits)
     const lines = await readRequestLog(logFile);
     const created = lines.filter((line) => line.createdId !== null);
     const requests = lines.length;
@@ -210,6 +218,34 @@ async function runDevices(
   } finally {
     await service.stop();
   }
+}
+
+/**
+ * The service for one run: in a process of its own by default, as a real service is on a machine of its own; the
+ * devices' app cores (16 in one process on 2 CPUs) then do not delay its answers and its counting.
+ * SHARED_KEY_SERVICE=in-process runs it in the bench's process, as before issue 34's twelfth attempt.
+ */
+async function startBenchService(key: string, logFile: string): Promise<{ url: string; stop: () => Promise<void> }> {
+  if (SERVICE_MODE === 'in-process')
+    return startService({ keys: { [key]: 'free' }, minuteMs: WINDOW_MS, banSeconds: 600, logFile });
+  const args = ['--import', 'tsx', 'test/service/cli.ts', '--key', `${key}=free`, '--minute-ms', String(WINDOW_MS)];
+  const child = spawn(process.execPath, [...args, '--ban-seconds', '600', '--log', logFile], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = once(child, 'exit');
+  const lines = createInterface({ input: child.stdout! });
+  const first = await Promise.race([
+    once(lines, 'line') as Promise<[string]>,
+    exited.then(([code]) => Promise.reject(new Error(`the service exited (${String(code)}) before its address`))),
+  ]);
+  return {
+    url: first[0],
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
 }
 
 function meetsGoal(devices: number, run: Run): boolean {
@@ -330,6 +366,10 @@ export async function benchSharedKey(): Promise<BenchResult> {
         devices: DEVICE_COUNTS.join(', '),
         clientsRun: CLIENT_NAMES.join(', '),
         runsPerCount: RUNS,
+        service:
+          SERVICE_MODE === 'process'
+            ? 'the local service in a process of its own (test/service/cli.ts), one per run'
+            : "the local service in the bench's process (SHARED_KEY_SERVICE=in-process), one per run",
         worst:
           '<devices>.ours.worst.<metric>: the worst of the runs of ours, metric by metric (largest ratio, 429 ' +
           'share and bans; smallest fairness and exactlyOnce); <devices>.oursRunsMeetingGoal of <devices>.oursRuns',
