@@ -41,17 +41,17 @@
  * all of it (issue 34, eleventh attempt): once devices share the windows fairly they all have
  * about one window's share left in the last window but one, each closed it, and 1–5 were
  * refused there in four of five 8-device bench runs; in the last window they have a request or
- * two. A device
- * that has to wait comes back once no refusal of the window can still make the key wait
- * (returnAt: a second after its end, plus a random delay of up to RESET_JITTER_MS, so that the
- * devices do not all fire at once), which is what keeps such refusals from banning the key.
- * A device that fell behind in the window (BEHIND_*) comes back without that delay and the others
- * AHEAD_DELAY_MS later, so that it takes more of the next window (issue 34, eleventh attempt).
+ * two, and one or two always close (FINISH_SMALL, twelfth attempt). A device that has to wait
+ * comes back once no refusal of the window can still make the key wait (returnAt: a second after
+ * its end, plus a random delay of up to RESET_JITTER_MS, so that the devices do not all fire at
+ * once), which is what keeps such refusals from banning the key; the more it still has to send,
+ * the sooner within RETURN_ORDER_SPREAD_MS, so that the first back, the window's opener, has
+ * the most work left to close it with (issue 34, twelfth attempt).
  */
 
 /**
  * The random part of the delay after a reset (returnAt): 30 ms until issue 34's eleventh attempt. With the others
- * coming AHEAD_DELAY_MS + 0–30 ms after the devices behind, 16 devices came back to a window over 50–80 ms while the
+ * coming 20 ms + 0–30 ms after the devices behind, 16 devices came back to a window over 50–80 ms while the
  * first ones used it in 35–40 ms, and the last ones' first requests were refused (2.0–4.5 % of all at 16 devices,
  * 1.3–1.6 % in four of five runs at 8); with 0–10 ms, 1.6–3.5 % and 0–1.0 %.
  */
@@ -65,12 +65,12 @@ export const RESET_JITTER_MS = 10;
 export const CARRIED_WAIT_MS = 1000;
 /** Beyond CARRIED_WAIT_MS: the wait ends strictly before it, and our request arrives after it is sent. */
 const CARRIED_MARGIN_MS = 20;
-/** A device not behind in the window that ends comes back this much later than one that is (returnAt). */
-const AHEAD_DELAY_MS = 20;
-/** Behind in a window: it took at most this many requests in it … */
-const BEHIND_TOOK = 2;
-/** … or what it still has to send is at least this many times what it took. */
-const BEHIND_BACKLOG_FACTOR = 2;
+/** After a window, a device with nothing left to send would come back this much later than one with work (returnAt) … */
+const RETURN_ORDER_SPREAD_MS = 40;
+/** … and each request it still has to send brings it back this much sooner (none later than the spread, none sooner than 0). */
+const RETURN_ORDER_STEP_MS = 4;
+/** A device whose work ends in a window closes it when what it still has to send is at most this many (or at most half what it took). */
+const FINISH_SMALL = 2;
 /** How long after its start a window may still see devices joining (jitter, margin, round trips). */
 const JOIN_MS = 330;
 /** Others seen in a window older than this are forgotten. */
@@ -85,7 +85,7 @@ const CLOSE_QUIET_ROUND_TRIPS = 4;
 const CLOSE_QUIET_MS = 20;
 /** While others still send, the opener down to the tasks it keeps for the close waits at least so many of its round trips between requests. */
 const KEEP_GAP_ROUND_TRIPS = 4;
-/** A device closes the window when its remaining work is at most 1 / FINISH_FACTOR of what it took in it (and fits in what remains). */
+/** A device closes the window when its remaining work is at most 1 / FINISH_FACTOR of what it took in it, or FINISH_SMALL (and fits in what remains). */
 const FINISH_FACTOR = 2;
 /** Beyond one task per device, the opener keeps this many for the requests it sends while the others finish the burst (keepForClose). */
 const KEEP_LOOKS = 2;
@@ -355,8 +355,11 @@ export class DeviceShare {
     const othersAfterUs = Math.min(this.othersRate() * (now - last.at) + k, Math.max(k, r - 1));
     if (r - othersAfterUs - inFlight >= 1) return this.keepForClose(now, queued);
     // our work ends in this window: all of it fits in what we last saw remain, and it is no more
-    // than half what we took in it (a middle window's crowd of closes has about as much left)
-    const finishing = queued <= r && FINISH_FACTOR * queued <= current.own;
+    // than half what we took in it (a middle window's crowd of closes has about as much left) or
+    // a request or two (16 devices take 3–4 each in a window: one with 2 left after taking 3 in
+    // the last window did not close it, the window's opener was out of work, and the 2 values
+    // were left for a sixth window; issue 34, twelfth attempt)
+    const finishing = queued <= r && (FINISH_FACTOR * queued <= current.own || queued <= FINISH_SMALL);
     if ((current.opened || finishing) && inFlight === 0 && r >= 1) {
       // soon after the last answer: a refusal late in a window makes the key wait as late into the next
       const quiet = Math.max(CLOSE_QUIET_MS, CLOSE_QUIET_ROUND_TRIPS * this.roundTripMs);
@@ -403,8 +406,13 @@ export class DeviceShare {
     // nobody else counted in this window yet: the others are still coming back
     const joining = current.others === 0 && now - current.firstAt < JOIN_MS;
     if (joining && holds) return current.firstAt + JOIN_MS;
-    if (current.lastOthers === 0) return now; // the key was quiet over our last interval: close
     const gap = Math.max(CLOSE_QUIET_MS, KEEP_GAP_ROUND_TRIPS * this.roundTripMs);
+    // Nobody else counted yet is not a quiet key (issue 34, twelfth attempt): the others are still
+    // coming back. An opener 20–30 ms ahead of 15 others took that for the close, sent its last
+    // 11 tasks at once, had none left when they had taken the burst, and the window's last value
+    // was left for a sixth window. It keeps them one per gap, as while the others send.
+    if (joining) return Math.max(now, last.at + gap);
+    if (current.lastOthers === 0) return now; // the key was quiet over our last interval: close
     if (!holds) return Math.max(now, last.at + gap);
     const rate = this.othersRate();
     const untilTheyHold = rate > 0 ? (last.remaining - this.inFlightOthers(now) - 1) / rate : 0;
@@ -535,30 +543,30 @@ export class DeviceShare {
    * are used up early in their first second anyway). Plus a random delay of up to
    * RESET_JITTER_MS, so that the devices do not all fire at once.
    *
-   * Issue 34, eleventh attempt: a device behind in the window that ends (`backlog`: what it still
-   * has to send) comes back with no delay, the others AHEAD_DELAY_MS + the random delay later, so
-   * that it takes more of the next window. Without it, of 16 devices the ones whose first answers
-   * came last held every later window's end 15–30 ms later than the others, came back later,
-   * took 1–2 a window, and in the last one had 8–9 tasks left that the window's opener, out of
-   * work, did not take: a sixth window in 2–3 of 5 bench runs. And the first window's opener,
+   * The order of return (issue 34, twelfth attempt): the more a device still has to send (`backlog`,
+   * queued or under way), the sooner it comes back: RETURN_ORDER_STEP_MS sooner per request, from
+   * RETURN_ORDER_SPREAD_MS later for a device with nothing left down to no delay for one with 10 or
+   * more. The first device back takes the most of the window and is its opener, which keeps its
+   * last tasks to close it; with the eleventh attempt's rule (a device that took 2 or fewer, or
+   * had twice what it took still to send, came back 20–30 ms before the others) half the devices
+   * counted as behind at the end of the third window by a task either way, came back first, took
+   * 6 each and closed together (6 refusals), and in the last window the first back had 1 task
+   * left, so the values the others held back for the close were left for a sixth window (2 of 5
+   * bench runs with 16 devices, the service in its own process). Early in a drain every device
+   * has 10 or more to send and they come back together, as before. And the first window's opener,
    * which took the room (roomUntil), comes back JOIN_MS later still: it is ahead of the others.
    */
   returnAt(resetAt: number, resetKey: string, backlog: number): number {
     const current = this.current;
     const ended = current !== null && current.resetKey === resetKey ? current : null;
     const roomTaker = ended !== null && ended.opened && this.roomKept(ended) ? JOIN_MS : 0;
-    const delay = ended !== null && this.behind(ended, backlog) ? 0 : AHEAD_DELAY_MS + this.resetJitter(resetKey);
-    return resetAt + CARRIED_WAIT_MS + CARRIED_MARGIN_MS + delay + roomTaker;
-  }
-
-  /** Behind in window `w`: it took at most BEHIND_TOOK requests in it, or still has BEHIND_BACKLOG_FACTOR times what it took to send. */
-  private behind(w: WindowCount, backlog: number): boolean {
-    return w.own <= BEHIND_TOOK || backlog >= BEHIND_BACKLOG_FACTOR * w.own;
+    const order = Math.max(0, RETURN_ORDER_SPREAD_MS - RETURN_ORDER_STEP_MS * backlog);
+    return resetAt + CARRIED_WAIT_MS + CARRIED_MARGIN_MS + order + this.resetJitter(resetKey) + roomTaker;
   }
 
   /** The latest any device comes back after the window ending at `resetAt`: returnAt with the largest delay. */
   private latestReturnAt(resetAt: number): number {
-    return resetAt + CARRIED_WAIT_MS + CARRIED_MARGIN_MS + AHEAD_DELAY_MS + RESET_JITTER_MS;
+    return resetAt + CARRIED_WAIT_MS + CARRIED_MARGIN_MS + RETURN_ORDER_SPREAD_MS + RESET_JITTER_MS;
   }
 
   /** The random delay after a reset, drawn once per window. */

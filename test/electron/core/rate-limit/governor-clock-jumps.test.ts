@@ -14,9 +14,11 @@ const MARGIN = 100;
 /**
  * After a first window found used up (by others, or by this device before a restart), a device
  * comes back a second after the reset + 20 ms, not at the reset + MARGIN: a refusal made in that
- * window may still hold the key (device-share.ts, sharedOrFoundUsed; issue 34, eleventh attempt).
+ * window may still hold the key (device-share.ts, sharedOrFoundUsed; issue 34, eleventh attempt);
+ * and, with nothing else to send when its first answer set the wait, 40 ms later for the order of
+ * return, plus the jitter (5 ms here; twelfth attempt).
  */
-const FOUND_USED_RETURN = 1000 + 20;
+const FOUND_USED_RETURN = 1000 + 20 + 40 + 5;
 const HOUR = 3_600_000;
 /** The day's three jumps (chunk 71, day 68 of the 10,000-day run). */
 const SET_BACK = [-2_950_200, -5_669_700, -5_781_800];

@@ -50,8 +50,9 @@ describe('the first window keeps room for devices that start late (issue 34, ele
     // a device that came late: its first answer found 44 counted before it
     const { share: late, at: lateAt } = firstWindow([15], 5_000);
     expect(late.reserveUntil(lateAt)).toBe(lateAt + 330);
-    // below the room, not the opener: after the window (reset + 1 s + 20 ms; it took 1, behind: no delay)
-    expect(late.reserveReadyAt(lateAt, 0, T0 + 5_000, 30)).toBe(T0 + 5_000 + 1000 + 20);
+    // below the room, not the opener: after the window (reset + 1 s + 20 ms; 30 still to send: no
+    // delay for the order of return, 5 ms of jitter)
+    expect(late.reserveReadyAt(lateAt, 0, T0 + 5_000, 30)).toBe(T0 + 5_000 + 1000 + 20 + 5);
     expect(late.keyShared(lateAt)).toBe(false);
   });
 
@@ -87,7 +88,7 @@ describe('the first window keeps room for devices that start late (issue 34, ele
   }, 120_000);
 });
 
-describe('a device behind in a window comes back first (issue 34, eleventh attempt)', () => {
+describe('the more a device still has to send, the sooner it comes back (issue 34, twelfth attempt)', () => {
   /** A shared window `w1` in which we took `took` requests (others took 3 between each two of ours). */
   function shared(took: number): DeviceShare {
     const share = new DeviceShare(() => 0.5);
@@ -108,14 +109,19 @@ describe('a device behind in a window comes back first (issue 34, eleventh attem
   }
   const resetAt = T0 + 20_000;
 
-  it('took 2 or fewer, or has twice what it took still to send: no delay; the others 20 ms + the jitter (5 ms here) later', () => {
-    expect(shared(2).returnAt(resetAt, 'w1', 1)).toBe(resetAt + 1020);
-    expect(shared(4).returnAt(resetAt, 'w1', 8)).toBe(resetAt + 1020);
-    expect(shared(4).returnAt(resetAt, 'w1', 7)).toBe(resetAt + 1020 + 20 + 5);
-    expect(shared(5).returnAt(resetAt, 'w1', 0)).toBe(resetAt + 1020 + 20 + 5);
+  it('40 ms later with nothing to send, 4 ms sooner per request still to send, none sooner than the jitter (5 ms here)', () => {
+    // main (the eleventh attempt): a device that took 2 came back first whatever it had left, one
+    // that took 4 with 7 left 25 ms after it; the window's first back, its opener, often had the
+    // least work left to close it with
+    expect(shared(2).returnAt(resetAt, 'w1', 1)).toBe(resetAt + 1020 + 36 + 5);
+    expect(shared(4).returnAt(resetAt, 'w1', 7)).toBe(resetAt + 1020 + 12 + 5);
+    expect(shared(4).returnAt(resetAt, 'w1', 10)).toBe(resetAt + 1020 + 5);
+    expect(shared(5).returnAt(resetAt, 'w1', 60)).toBe(resetAt + 1020 + 5);
+    expect(shared(5).returnAt(resetAt, 'w1', 0)).toBe(resetAt + 1020 + 40 + 5);
   });
 
   it('the first window’s opener that took its room comes back 330 ms later still', () => {
+    // 5 still to send: 40 − 4 × 5 = 20 ms for the order of return
     const { share } = firstWindow([59, 54, 49, 44, 39, 34, 29, 24, 19, 15], 5_000);
     expect(share.returnAt(T0 + 5_000, 'w0', 5)).toBe(T0 + 5_000 + 1020 + 20 + 5 + 330);
     // no room kept (the window ends too soon after the hold): no later
@@ -135,5 +141,19 @@ describe('a device closes a window only when its work ends there: at most half w
     // both fit in the 3 left, and main closed with both (no more than the 4 it took)
     expect(share.readyAt(T0 + 12, 0, resetAt, 2)).toBeLessThan(T0 + 1000);
     expect(share.readyAt(T0 + 12, 0, resetAt, 3)).toBeGreaterThan(resetAt);
+  });
+
+  it('a request or two left closes it whatever it took (issue 34, twelfth attempt)', () => {
+    // 16 devices take 3–4 each in a window: main left the last window 2 short for a device that
+    // took 3 with 2 left (more than half), its opener out of work: a sixth window
+    const share = new DeviceShare(() => 0.5);
+    const resetAt = T0 + 10_000;
+    // our first answer found 48 counted before it; then 3 others between each two of ours, 3 left
+    [11, 7, 3].forEach((remaining, i) =>
+      share.observe({ seq: i + 1, remaining, resetKey: 'w1', at: T0 + 4 * i, sentAt: T0 + 4 * i - 4, limit: 60 }),
+    );
+    expect(share.readyAt(T0 + 8, 0, resetAt, 2)).toBeLessThan(T0 + 1000);
+    // 3 still to send after taking 3: the next window, as before
+    expect(share.readyAt(T0 + 8, 0, resetAt, 3)).toBeGreaterThan(resetAt);
   });
 });

@@ -100,8 +100,8 @@ describe('DeviceShare inference', () => {
     expect(share.readyAt(at, 0, resetAt, Infinity)).toBe(at);
     share.observe({ seq: 11, remaining: 3, resetKey: 'w1', at: (at += 4), sentAt: at - 4 });
     // three left, three others in flight: nothing for us before the reset
-    // far more work left than it took: behind, it comes back with no delay (issue 34, eleventh attempt)
-    expect(share.readyAt(at + 1000, 0, resetAt, Infinity)).toBe(resetAt + 1000 + 20);
+    // 10 or more still to send: no delay for the order of return, the jitter (5 ms here) only (issue 34, twelfth attempt)
+    expect(share.readyAt(at + 1000, 0, resetAt, Infinity)).toBe(resetAt + 1000 + 20 + 5);
   });
 });
 
@@ -124,8 +124,8 @@ describe('a key shared with devices never met between two answers (issue 34, key
       });
     expect(share.othersActive(T0 + 100)).toBe(false);
     expect(share.keyShared(T0 + 100)).toBe(true);
-    // it took 20 and has nothing left to send: not behind, so 20 ms + the jitter (5 ms here) after those that are
-    expect(share.returnAt(resetAt, 'w1', 0)).toBe(resetAt + 1000 + 20 + 20 + 5);
+    // nothing left to send: last in the order of return, 40 ms + the jitter (5 ms here) after those with 10 or more
+    expect(share.returnAt(resetAt, 'w1', 0)).toBe(resetAt + 1000 + 20 + 40 + 5);
     // forgotten after two minutes
     expect(share.keyShared(T0 + 100 + 2 * 60_000)).toBe(false);
   });
@@ -179,7 +179,8 @@ describe('closing the window: the last values are used, not left for the next wi
     expect(closeAt).toBeLessThan(T0 + 1000);
     expect(opener.share.readyAt(closeAt, 0, resetAt, 50)).toBe(closeAt);
     const other = inStep(false, 2);
-    expect(other.share.readyAt(other.at + 5000, 0, resetAt, 50)).toBe(resetAt + 1000 + 20 + 20 + 5);
+    // 50 still to send: no delay for the order of return, the jitter (5 ms here) only
+    expect(other.share.readyAt(other.at + 5000, 0, resetAt, 50)).toBe(resetAt + 1000 + 20 + 5);
   });
 
   it('the opener keeps its last tasks for the close while the others still send (issue 34)', () => {
@@ -247,12 +248,33 @@ describe('closing the window: the last values are used, not left for the next wi
     expect(share.readyAt(T0 + 330, 0, resetAt, 3)).toBe(T0 + 330);
   });
 
+  it('with 16 devices, an opener with no other counted yet sends its kept tasks one per gap, not all at once (issue 34, twelfth attempt)', () => {
+    // window w0 (the device's second): 16 devices in step, 15 others between two answers of ours
+    const share = new DeviceShare(() => 0.5);
+    share.observe({ seq: 0, remaining: 20, resetKey: 'w-1', at: T0 - 20_000, sentAt: T0 - 20_004, limit: 60 });
+    let at = T0 - 10_000;
+    [59, 43, 27, 11].forEach((remaining, i) =>
+      share.observe({ seq: i + 1, remaining, resetKey: 'w0', at: (at += 4), sentAt: at - 4, limit: 60 }),
+    );
+    expect(share.devices(at)).toBe(16);
+    // back first in w1 with 11 tasks, 20–30 ms before the others: its second answer counted nobody else
+    share.observe({ seq: 5, remaining: 59, resetKey: 'w1', at: T0, sentAt: T0 - 4, limit: 60 });
+    share.observe({ seq: 6, remaining: 58, resetKey: 'w1', at: T0 + 4, sentAt: T0, limit: 60 });
+    // it cannot keep a task per device (16 + 2 > a quarter of 60), so no hold through the joining
+    // time; but nobody counted yet is not a quiet key: the next one after the gap (20 ms), as while
+    // the others send. main sent at once, and its next at once again: all 11 before the others came,
+    // none left to close the window with
+    expect(share.readyAt(T0 + 4, 0, resetAt, 11)).toBe(T0 + 4 + 20);
+    // once the joining time is over, a quiet key is a quiet key
+    expect(share.readyAt(T0 + 330, 0, resetAt, 11)).toBe(T0 + 330);
+  });
+
   it('a device whose work ends in this window and fits in what it saw remain closes too', () => {
     const other = inStep(false, 3);
     const closeAt = other.share.readyAt(other.at, 0, resetAt, 2);
     expect(closeAt).toBeLessThan(T0 + 1000);
-    // more work than that: it waits for the next window
-    expect(other.share.readyAt(other.at + 1000, 0, resetAt, 4)).toBe(resetAt + 1000 + 20 + 20 + 5);
+    // more work than that: it waits for the next window (4 still to send: 40 − 4 × 4 ms later for the order of return)
+    expect(other.share.readyAt(other.at + 1000, 0, resetAt, 4)).toBe(resetAt + 1000 + 20 + 24 + 5);
   });
 
   // Before: 1.28 × in most seeds at every count (a window left one short, or the last window
