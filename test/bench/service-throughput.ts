@@ -2,35 +2,21 @@
  * The local service's own throughput: `GET /pets?limit=20` with 50 concurrent connections
  * (autocannon), the service in its own process, with an enterprise key so the limiter never refuses.
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import type { Bench, BenchResult } from './lib/report';
+import { startServiceProcess } from './lib/service-process';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const CONNECTIONS = 50;
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const KEY = 'bench-key';
 
-async function startServiceProcess() {
-  const args = [
-    '--import',
-    'tsx',
-    'test/service/cli.ts',
+export async function benchServiceThroughput(): Promise<BenchResult> {
+  const { url, stop } = await startServiceProcess([
     '--seed-animals',
     '200',
     '--key',
     `${KEY}=enterprise:100000000:1000000000`,
-  ];
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-  const [url] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
-  return { child, url };
-}
-
-export async function benchServiceThroughput(): Promise<BenchResult> {
-  const { child, url } = await startServiceProcess();
+  ]);
   try {
     const target = `${url}/pets?limit=20`;
     const headers = { Authorization: `Bearer ${KEY}` };
@@ -52,8 +38,7 @@ export async function benchServiceThroughput(): Promise<BenchResult> {
       settings: { connections: CONNECTIONS, durationSeconds: DURATION_S, path: '/v1/pets?limit=20', animals: 200 },
     };
   } finally {
-    child.kill('SIGTERM');
-    await once(child, 'exit');
+    await stop();
   }
 }
 

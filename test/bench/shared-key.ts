@@ -10,12 +10,10 @@
  * in the bench's process, 16 app cores on 2 CPUs delayed its answers (round trips of 40 ms and
  * more in a window's first burst) and the traces measured that contention as much as the devices.
  */
-import { spawn } from 'node:child_process';
-import { once, setMaxListeners } from 'node:events';
+import { setMaxListeners } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import { createAppCore } from '../../electron/core/app-core';
 import { MemorySecretStore } from '../../electron/core/keys/memory-secret-store';
 import { readRequestLog, type RequestLogLine, startService } from '../service/index';
@@ -24,6 +22,7 @@ import { type Creation, type DrainOutcome, type DrainTarget, makeCreations } fro
 import { drainReactive } from './clients/reactive-client';
 import { countBans } from './drain';
 import type { Bench, BenchResult } from './lib/report';
+import { startServiceProcess } from './lib/service-process';
 import { jainIndex } from './lib/stats';
 
 const CREATIONS = 300;
@@ -40,8 +39,7 @@ const ALL_DEVICE_COUNTS = [2, 4, 8, 16];
 const DEVICE_COUNTS = listFromEnv('SHARED_KEY_DEVICES', ALL_DEVICE_COUNTS.map(String)).map(Number);
 const CLIENT_NAMES = listFromEnv('SHARED_KEY_CLIENTS', ['ours', 'naive', 'reactive']);
 const RUNS = Math.max(1, Number(process.env.SHARED_KEY_RUNS ?? 5));
-const ROOT = resolve(import.meta.dirname, '../..');
-const RESOURCES = join(ROOT, 'resources');
+const RESOURCES = resolve(import.meta.dirname, '../../resources');
 const SERVICE_MODE = process.env.SHARED_KEY_SERVICE === 'in-process' ? 'in-process' : 'process';
 const GOAL = { ratio: 1.05, share429: { 2: 0.01, 4: 0.01, 8: 0.01, 16: 0.03 } as Record<number, number>, jain: 0.95 };
 
@@ -228,24 +226,8 @@ async function runDevices(
 async function startBenchService(key: string, logFile: string): Promise<{ url: string; stop: () => Promise<void> }> {
   if (SERVICE_MODE === 'in-process')
     return startService({ keys: { [key]: 'free' }, minuteMs: WINDOW_MS, banSeconds: 600, logFile });
-  const args = ['--import', 'tsx', 'test/service/cli.ts', '--key', `${key}=free`, '--minute-ms', String(WINDOW_MS)];
-  const child = spawn(process.execPath, [...args, '--ban-seconds', '600', '--log', logFile], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const exited = once(child, 'exit');
-  const lines = createInterface({ input: child.stdout! });
-  const first = await Promise.race([
-    once(lines, 'line') as Promise<[string]>,
-    exited.then(([code]) => Promise.reject(new Error(`the service exited (${String(code)}) before its address`))),
-  ]);
-  return {
-    url: first[0],
-    stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      await exited;
-    },
-  };
+  const flags = ['--key', `${key}=free`, '--minute-ms', String(WINDOW_MS), '--ban-seconds', '600', '--log', logFile];
+  return startServiceProcess(flags);
 }
 
 function meetsGoal(devices: number, run: Run): boolean {
