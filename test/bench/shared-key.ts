@@ -22,6 +22,7 @@ import { type Creation, type DrainOutcome, type DrainTarget, makeCreations } fro
 import { drainReactive } from './clients/reactive-client';
 import { countBans } from './drain';
 import type { Bench, BenchResult } from './lib/report';
+import { formatRefusalKinds, type RefusalKinds, refusalKinds } from './lib/refusal-kinds';
 import { startServiceProcess } from './lib/service-process';
 import { jainIndex } from './lib/stats';
 
@@ -116,6 +117,8 @@ type DeviceWindow = string;
 interface RunTrace {
   /** When each device had all its creations answered, ms from the start. */
   deviceDoneMs: number[];
+  /** The run's refusals by kind (lib/refusal-kinds.ts). */
+  refusals: RefusalKinds;
   windows: Array<{
     window: number;
     accepted: number;
@@ -157,7 +160,7 @@ function traceRun(lines: readonly RequestLogLine[], deviceOf: ReadonlyMap<string
         ),
       };
     });
-  return { deviceDoneMs: doneMs.map(Math.round), windows };
+  return { deviceDoneMs: doneMs.map(Math.round), refusals: refusalKinds(lines, deviceOf, WINDOW_MS), windows };
 }
 
 async function runDevices(
@@ -271,11 +274,20 @@ function worstOf(runs: readonly Run[]): Run {
   };
 }
 
-/** One line per run of ours: the table docs/performance.md section 6 keeps. */
-function printRuns(all: ReadonlyArray<{ devices: number; run: number; result: Run }>): void {
-  console.log('devices  run  × ideal  429s (share)   bans  Jain  once  goal  load before → after');
-  for (const { devices, run, result } of all) {
+/** One run of ours: its figures and what kind of requests its refusals were. */
+interface OursRun {
+  devices: number;
+  run: number;
+  result: Run;
+  refusals: RefusalKinds;
+}
+
+/** One line per run of ours: the table docs/performance.md section 6 keeps (429 kinds: first/opener/paused/burst). */
+function printRuns(all: readonly OursRun[]): void {
+  console.log('devices  run  × ideal  429s (share)   bans  Jain  once  goal  load before → after  429 kinds f/o/p/b');
+  for (const { devices, run, result, refusals } of all) {
     const share = `${result.http429} (${(100 * result.share429).toFixed(1)} %)`;
+    const load = `${result.loadBefore.toFixed(2)} → ${result.loadAfter.toFixed(2)}`;
     console.log(
       [
         String(devices).padStart(7),
@@ -286,7 +298,8 @@ function printRuns(all: ReadonlyArray<{ devices: number; run: number; result: Ru
         result.fairness.toFixed(2).padStart(5),
         String(result.exactlyOnce).padStart(5),
         (meetsGoal(devices, result) ? 'met' : 'NOT').padStart(5),
-        `  ${result.loadBefore.toFixed(2)} → ${result.loadAfter.toFixed(2)}`,
+        `  ${load.padEnd(19)}`,
+        formatRefusalKinds(refusals).padStart(17),
       ].join(' '),
     );
   }
@@ -297,7 +310,7 @@ export async function benchSharedKey(): Promise<BenchResult> {
   const figures: Record<string, number> = { idealMs: IDEAL_MS };
   const traces: Record<string, RunTrace> = {};
   const clients = CLIENTS.filter(([name]) => CLIENT_NAMES.includes(name));
-  const oursRuns: Array<{ devices: number; run: number; result: Run }> = [];
+  const oursRuns: OursRun[] = [];
   try {
     for (const devices of DEVICE_COUNTS) {
       for (let runIndex = 0; runIndex < RUNS; runIndex += 1) {
@@ -312,7 +325,7 @@ export async function benchSharedKey(): Promise<BenchResult> {
           const { run, trace } = await runDevices('ours', ours[1], devices, dir, runIndex);
           runs.push(['ours', run]);
           traces[`${devices}.ours${suffix}`] = trace;
-          oursRuns.push({ devices, run: runIndex + 1, result: run });
+          oursRuns.push({ devices, run: runIndex + 1, result: run, refusals: trace.refusals });
         }
         const side = await Promise.all(
           others.map(async ([name, device]) => [name, await runDevices(name, device, devices, dir, runIndex)] as const),
