@@ -14,6 +14,11 @@
  * it is the fast grid of issue 34's eighth attempt (docs/performance.md section 6), where a window's
  * opener back first with a few tasks used to send them before the others came. At 16 devices it
  * bans the key in about 1 run in 6: 12 or more devices start after window 0 is used up, blind.
+ *
+ * `--anatomy` prints, for every run that needed a window after the fifth, what the fifth (the last one a drain of
+ * five full windows should need) looked like: its opener and what it took there, and each device that sent in a
+ * later window, with what it took in the fifth, what it still had after it, and what it took in the fourth
+ * (issue 34, fourteenth attempt: every such run at 16 devices was one or two devices with 3–4 left).
  */
 import { jainIndex, simulateSharedKey } from './shared-key-sim';
 
@@ -38,6 +43,31 @@ const latencies: Array<[number, number]> = (arg('latencies') ?? '1-4,2-15')
   .map((range) => range.split('-').map(Number) as [number, number]);
 const spreads = list('spreads', [0, 3000]);
 const printRuns = process.argv.includes('--runs');
+const printAnatomy = process.argv.includes('--anatomy');
+
+type TraceLine = Parameters<NonNullable<Parameters<typeof simulateSharedKey>[0]['trace']>>[0];
+
+/** The fifth window of a run that needed a sixth: its opener, and the devices that sent after it (see `--anatomy`). */
+function anatomy(lines: readonly TraceLine[]): string {
+  const start = lines[0]?.at ?? 0;
+  const taken = new Map<string, number[]>();
+  let opener = '?';
+  for (const line of lines) {
+    if (line.status === 429) continue;
+    const window = Math.floor((line.at - start) / WINDOW_MS);
+    const counts = taken.get(line.device) ?? [];
+    counts[window] = (counts[window] ?? 0) + 1;
+    taken.set(line.device, counts);
+    if (window === 4 && line.remaining === 59) opener = line.device;
+  }
+  const late = [...taken]
+    .filter(([, counts]) => counts.slice(5).some((n) => (n ?? 0) > 0))
+    .map(([device, counts]) => {
+      const after = counts.slice(5).reduce((sum: number, n) => sum + (n ?? 0), 0);
+      return `${device}: took ${counts[4] ?? 0}, ${after} left, took ${counts[3] ?? 0} in the fourth`;
+    });
+  return `fifth window's opener ${opener} took ${taken.get(opener)?.[4] ?? 0}; sent after it: ${late.join('; ')}`;
+}
 
 interface Cell {
   runs: number;
@@ -63,6 +93,7 @@ for (const devices of deviceCounts) {
     for (const spread of spreads) {
       for (const phase of phases) {
         for (const seed of seeds) {
+          const lines: TraceLine[] = [];
           const report = await simulateSharedKey({
             devices,
             creations: CREATIONS,
@@ -72,6 +103,7 @@ for (const devices of deviceCounts) {
             startPhaseMs: phase,
             startSpreadMs: spread,
             clockOffsetMs: clockOffset,
+            trace: printAnatomy ? (line) => lines.push(line) : undefined,
           });
           const per = Math.ceil(CREATIONS / devices);
           const rates = report.deviceDrainMs.map((ms, i) => Math.min(per, CREATIONS - i * per) / ms);
@@ -110,6 +142,8 @@ for (const devices of deviceCounts) {
             cell.worst = Math.max(cell.worst, ratio);
             (map as Map<typeof k, Cell>).set(k, cell);
           }
+          if (printAnatomy && report.perWindow.slice(5).some((w) => (w?.accepted ?? 0) > 0))
+            console.log(`${key}|phase ${phase}|seed ${seed}: ${anatomy(lines)}`);
           if (printRuns) {
             const windows = [...report.perWindow]
               .map((w) => w ?? { accepted: 0, refused: 0, whileWaiting: 0, carriedOver: 0 })
