@@ -58,7 +58,8 @@ function anatomy(lines: readonly TraceLine[]): string {
     const counts = taken.get(line.device) ?? [];
     counts[window] = (counts[window] ?? 0) + 1;
     taken.set(line.device, counts);
-    if (window === 4 && line.remaining === 59) opener = line.device;
+    // the first request the fifth window accepted took its first value: the opener's
+    if (window === 4 && opener === '?') opener = line.device;
   }
   const late = [...taken]
     .filter(([, counts]) => counts.slice(5).some((n) => (n ?? 0) > 0))
