@@ -109,7 +109,7 @@ describe('the more a device still has to send, the sooner it comes back (issue 3
   }
   const resetAt = T0 + 20_000;
 
-  it('40 ms later with nothing to send, 4 ms sooner per request still to send, none sooner than the jitter (5 ms here)', () => {
+  it('at a 4 ms round trip: 40 ms later with nothing to send, 4 ms sooner per request still to send, none sooner than the jitter (5 ms here)', () => {
     // main (the eleventh attempt): a device that took 2 came back first whatever it had left, one
     // that took 4 with 7 left 25 ms after it; the window's first back, its opener, often had the
     // least work left to close it with
@@ -118,6 +118,34 @@ describe('the more a device still has to send, the sooner it comes back (issue 3
     expect(shared(4).returnAt(resetAt, 'w1', 10)).toBe(resetAt + 1020 + 5);
     expect(shared(5).returnAt(resetAt, 'w1', 60)).toBe(resetAt + 1020 + 5);
     expect(shared(5).returnAt(resetAt, 'w1', 0)).toBe(resetAt + 1020 + 40 + 5);
+  });
+
+  it('the step grows with the round trip (0.6 of it, 4–10 ms), so the order survives the spread of latencies (issue 34, fifteenth attempt)', () => {
+    /** As `shared`, with every answer `roundTripMs` after its request. */
+    function sharedAt(roundTripMs: number): DeviceShare {
+      const share = new DeviceShare(() => 0.5);
+      share.observe({ seq: 1, remaining: 40, resetKey: 'w0', at: T0, sentAt: T0 - roundTripMs, limit: 60 });
+      [59, 55, 51].forEach((remaining, i) => {
+        const at = T0 + 10_000 + 30 * i;
+        share.observe({ seq: i + 2, remaining, resetKey: 'w1', at, sentAt: at - roundTripMs, limit: 60 });
+      });
+      return share;
+    }
+    // 2–15 ms one way (round trips of 4–30 ms): with 4 ms a request, requests sent in the order of
+    // return arrived in another, and main's fifth window was opened by a device 2–6 tasks behind the
+    // most in 11 of 20 drains of 16 devices (governor-shared-key.test.ts)
+    const slow = sharedAt(20);
+    expect(slow.returnAt(resetAt, 'w1', 1) - slow.returnAt(resetAt, 'w1', 2)).toBe(10);
+    expect(slow.returnAt(resetAt, 'w1', 0)).toBe(resetAt + 1020 + 100 + 5);
+    expect(slow.returnAt(resetAt, 'w1', 10)).toBe(resetAt + 1020 + 5);
+    // a 10 ms round trip: 6 ms a request
+    const mid = sharedAt(10);
+    expect(mid.returnAt(resetAt, 'w1', 4) - mid.returnAt(resetAt, 'w1', 5)).toBe(6);
+    // the bench's own round trips (1–5 ms on the loopback): 4 ms a request, as before
+    const fast = sharedAt(5);
+    expect(fast.returnAt(resetAt, 'w1', 1)).toBe(resetAt + 1020 + 36 + 5);
+    // a round trip of a second is no reason to come back a second later: 10 ms at most
+    expect(sharedAt(1000).returnAt(resetAt, 'w1', 0)).toBe(resetAt + 1020 + 100 + 5);
   });
 
   it('the first window’s opener that took its room comes back 330 ms later still', () => {
