@@ -8,10 +8,7 @@
  * Reset − Date): for the devices of one burst about a second after the header's reset.
  */
 import { describe, expect, it } from 'vitest';
-import { simulateSharedKey } from './shared-key-sim';
-
-/** Clock offsets from −2.5 s to +2.5 s, with fractions of a millisecond (as governor-window-agreement.test.ts). */
-const offset = (device: number): number => ((device * 7919) % 5000) - 2500 + device * 0.37;
+import { clockOffset as offset, simulateSharedKey } from './shared-key-sim';
 
 const CASES = [0, 500].flatMap((phase) => [1, 2, 3, 4, 5, 6].map((seed) => ({ phase, seed })));
 

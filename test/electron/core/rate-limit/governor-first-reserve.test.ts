@@ -12,10 +12,7 @@
  * every other device can be back.
  */
 import { describe, expect, it } from 'vitest';
-import { simulateSharedKey } from './shared-key-sim';
-
-/** Clock offsets from −2.5 s to +2.5 s, with fractions of a millisecond (as governor-window-agreement.test.ts). */
-const offset = (device: number): number => ((device * 7919) % 5000) - 2500 + device * 0.37;
+import { clockOffset as offset, simulateSharedKey } from './shared-key-sim';
 
 /** Runs of the grid banned on main: one-way latency, starts spread over, first request into a second, seed. */
 const CASES: Array<{ latency: [number, number]; spread: number; phase: number; seed: number }> = [

@@ -10,11 +10,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DeviceShare } from '../../../../electron/core/rate-limit/device-share';
-import { simulateSharedKey } from './shared-key-sim';
+import { clockOffset as offset, simulateSharedKey } from './shared-key-sim';
 
 const T0 = Date.UTC(2030, 0, 15, 12);
-/** Clock offsets from −2.5 s to +2.5 s, with fractions of a millisecond (as governor-window-agreement.test.ts). */
-const offset = (device: number): number => ((device * 7919) % 5000) - 2500 + device * 0.37;
 
 /** A device's first window, its header's end `endMs` after T0: an answer per value of `remaining`, 4 ms apart, the first at T0 + 5. */
 function firstWindow(remaining: number[], endMs: number, limit = 60): { share: DeviceShare; at: number } {

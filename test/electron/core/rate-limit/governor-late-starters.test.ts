@@ -11,10 +11,7 @@
  * the count: more than 10 bans the key.
  */
 import { describe, expect, it } from 'vitest';
-import { simulateSharedKey } from './shared-key-sim';
-
-/** Clock offsets from −2.5 s to +2.5 s, with fractions of a millisecond (as governor-window-agreement.test.ts). */
-const offset = (device: number): number => ((device * 7919) % 5000) - 2500 + device * 0.37;
+import { clockOffset as offset, simulateSharedKey } from './shared-key-sim';
 
 async function lateStarters(seed: number, startPhaseMs: number) {
   return simulateSharedKey({

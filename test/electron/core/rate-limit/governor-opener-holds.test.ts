@@ -13,10 +13,7 @@
  * remain, and while nobody else is counted yet it holds them through the time devices join.
  */
 import { describe, expect, it } from 'vitest';
-import { simulateSharedKey } from './shared-key-sim';
-
-/** Clock offsets from −2.5 s to +2.5 s, with fractions of a millisecond (as governor-window-agreement.test.ts). */
-const offset = (device: number): number => ((device * 7919) % 5000) - 2500 + device * 0.37;
+import { clockOffset as offset, simulateSharedKey } from './shared-key-sim';
 
 async function fiveWindows(devices: number, latencyMs: [number, number], spreadMs: number, seeds: number[]) {
   const failed: string[] = [];

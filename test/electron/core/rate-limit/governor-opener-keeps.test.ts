@@ -13,10 +13,7 @@
  * its request, not all those of the time it held it.
  */
 import { describe, expect, it } from 'vitest';
-import { simulateSharedKey } from './shared-key-sim';
-
-/** Clock offsets from −2.5 s to +2.5 s, with fractions of a millisecond (as governor-window-agreement.test.ts). */
-const offset = (device: number): number => ((device * 7919) % 5000) - 2500 + device * 0.37;
+import { clockOffset as offset, simulateSharedKey } from './shared-key-sim';
 
 const run = (devices: number, seed: number, trace?: Parameters<typeof simulateSharedKey>[0]['trace']) =>
   simulateSharedKey({

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DeviceShare } from '../../../../electron/core/rate-limit/device-share';
-import { jainIndex, simulateSharedKey } from './shared-key-sim';
+import { clockOffset as offset, jainIndex, simulateSharedKey } from './shared-key-sim';
 
 const T0 = Date.UTC(2030, 0, 15, 12);
 
@@ -328,7 +328,6 @@ describe('coming back after a used-up window: not while a refusal of it can stil
   // second into the next (Retry-After in whole seconds), and the devices coming back at the
   // reset were each refused and counted while told to wait.
   it('16 devices starting at once, first request 900 ms into a second, 1–4 and 2–15 ms one way: never banned, every animal once', async () => {
-    const offset = (device: number): number => ((device * 7919) % 5000) - 2500 + device * 0.37;
     const failed: string[] = [];
     for (const latencyMs of [[1, 4] as [number, number], [2, 15] as [number, number]]) {
       for (const seed of [1, 2, 3, 4, 5, 6]) {
@@ -359,7 +358,6 @@ describe('the last window is opened by a device with the most work left, at 2–
   // window's opener often had 2 or more tasks fewer than a device that still had work after it:
   // the values held back for its close were left for a sixth window.
   it('16 devices, seeds 1–10, at once and starting over 0.1 s: the fifth window’s opener had within one of the most tasks left', async () => {
-    const offset = (device: number): number => ((device * 7919) % 5000) - 2500 + device * 0.37;
     const behind: string[] = [];
     for (const startSpreadMs of [0, 100]) {
       for (const seed of [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]) {

@@ -7,10 +7,7 @@
  * request 900 ms into a second of the service's clock (shared-key-sim.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { jainIndex, simulateSharedKey, type SimReport } from './shared-key-sim';
-
-/** Clock offsets from −2.5 s to +2.5 s, with fractions of a millisecond. */
-const offset = (device: number): number => ((device * 7919) % 5000) - 2500 + device * 0.37;
+import { clockOffset as offset, jainIndex, simulateSharedKey, type SimReport } from './shared-key-sim';
 
 const SEEDS = [1, 2, 3, 4, 5, 6];
 const runs = new Map<number, Promise<SimReport>>();

@@ -20,14 +20,11 @@
  * later window, with what it took in the fifth, what it still had after it, and what it took in the fourth
  * (issue 34, fourteenth attempt: at 16 devices, one or two such devices per run, 87 of 104 with 3–4 left).
  */
-import { jainIndex, simulateSharedKey } from './shared-key-sim';
+import { clockOffset, jainIndex, simulateSharedKey } from './shared-key-sim';
 
 const CREATIONS = 300;
 const WINDOW_MS = 10_000;
 const IDEAL_MS = 40_000;
-
-/** The clock offsets of governor-window-agreement.test.ts: −2.5 s to +2.5 s, with fractions of a ms. */
-export const clockOffset = (device: number): number => ((device * 7919) % 5000) - 2500 + device * 0.37;
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);

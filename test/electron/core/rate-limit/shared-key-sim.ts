@@ -80,6 +80,9 @@ export interface SimReport {
 
 const BAN_MS = 600_000;
 
+/** Each device's clock minus the service's for the shared-key tests and the grid: −2.5 s to +2.5 s, with fractions of a ms. */
+export const clockOffset = (device: number): number => ((device * 7919) % 5000) - 2500 + device * 0.37;
+
 export async function simulateSharedKey(options: SimOptions): Promise<SimReport> {
   const clock = new FakeClock(Date.UTC(2030, 0, 15, 12, 0, 0) + (options.startPhaseMs ?? 0));
   const start = clock.now();
