@@ -547,18 +547,19 @@ export class DeviceShare {
    * are used up early in their first second anyway). Plus a random delay of up to
    * RESET_JITTER_MS, so that the devices do not all fire at once.
    *
-   * The order of return (issue 34, twelfth attempt): the more a device still has to send (`backlog`,
-   * queued or under way), the sooner it comes back: a step (orderStepMs: 4 ms on the loopback, up
-   * to 10 at longer round trips) sooner per request, from RETURN_ORDER_STEPS steps later for a device
-   * with nothing left down to no delay for one with 10 or more. The first device back takes the most of the window and is its opener, which keeps its
-   * last tasks to close it; with the eleventh attempt's rule (a device that took 2 or fewer, or
-   * had twice what it took still to send, came back 20–30 ms before the others) half the devices
-   * counted as behind at the end of the third window by a task either way, came back first, took
-   * 6 each and closed together (6 refusals), and in the last window the first back had 1 task
-   * left, so the values the others held back for the close were left for a sixth window (2 of 5
-   * bench runs with 16 devices, the service in its own process). Early in a drain every device
-   * has 10 or more to send and they come back together, as before. And the first window's opener,
-   * which took the room (roomUntil), comes back JOIN_MS later still: it is ahead of the others.
+   * The order of return (issue 34, twelfth attempt): the more a device still has to send
+   * (`backlog`, queued or under way), the sooner it comes back: a step (orderStepMs: 4 ms on the
+   * loopback, up to 10 at longer round trips) sooner per request, from RETURN_ORDER_STEPS steps
+   * later for a device with nothing left down to no delay for one with 10 or more. The first device
+   * back takes the most of the window and is its opener, which keeps its last tasks to close it;
+   * with the eleventh attempt's rule (a device that took 2 or fewer, or had twice what it took
+   * still to send, came back 20–30 ms before the others) half the devices counted as behind at the
+   * end of the third window by a task either way, came back first, took 6 each and closed together
+   * (6 refusals), and in the last window the first back had 1 task left, so the values the others
+   * held back for the close were left for a sixth window (2 of 5 bench runs with 16 devices, the
+   * service in its own process). Early in a drain every device has 10 or more to send and they come
+   * back together, as before. And the first window's opener, which took the room (roomUntil), comes
+   * back JOIN_MS later still: it is ahead of the others.
    */
   returnAt(resetAt: number, resetKey: string, backlog: number): number {
     const current = this.current;
@@ -586,7 +587,10 @@ export class DeviceShare {
     );
   }
 
-  /** The latest any device comes back after the window ending at `resetAt`: returnAt with the largest delay (a step of our round trip: the others' are alike). */
+  /**
+   * The latest any device comes back after the window ending at `resetAt`: returnAt with the largest
+   * delay, its steps taken as ours (the others reach the same service over round trips like ours).
+   */
   private latestReturnAt(resetAt: number): number {
     return resetAt + CARRIED_WAIT_MS + CARRIED_MARGIN_MS + this.orderStepMs() * RETURN_ORDER_STEPS + RESET_JITTER_MS;
   }
